@@ -1,0 +1,1 @@
+//! The configuration file (TOML) and its validated form.

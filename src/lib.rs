@@ -1,0 +1,37 @@
+//! zaochka: the tournament mailbox of a correspondence checkers federation.
+//!
+//! Players send their moves by email; zaochka reads each letter, checks it against the game
+//! and Section X of the Russian rules of the sport "checkers" (2022), answers errors with the
+//! clause, forwards good moves to the partner, and keeps the clocks in days.
+//!
+//! # Architecture map
+//!
+//! | module | owns | may use |
+//! |---|---|---|
+//! | [`rules`] | squares, pieces, moves for `russian`, `hundred`, `giveaway`; notation; records (PDN); perft | std only |
+//! | [`clock`] | time controls: thinking days, breaks, penalties, deadlines | `chrono` |
+//! | [`letter`] | free text → [`letter::Letter`] (move texts, offers, dates, time used, unknown lines) | `rules` (notation syntax), `clock` (types) |
+//! | [`game`] | applies a `Letter` to a game: repetition, legality, clock, result → verdict + notices due | `rules`, `clock`, `letter` |
+//! | [`tournament`] | pairings (Berger tables), standings and tie-breaks, breaks across games, adjudication | `rules`, `clock`, `game` |
+//! | [`store`] | rusqlite: migrations, and one `Store` type that holds all the SQL | the five above |
+//! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading | no domain module |
+//! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game` |
+//! | [`config`] | TOML → validated `Config` | `clock` |
+//! | [`daemon`] | tokio loop: fetch → letter → game → store → render → send | all |
+//! | [`cli`] | subcommands, exit codes | all |
+//!
+//! `rules`, `clock`, `letter`, `game` and `tournament` are pure: no I/O, no async, no system
+//! clock (`now` is an argument), and they never name the I/O crates. Nothing depends on
+//! `daemon` or `cli`.
+
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod daemon;
+pub mod game;
+pub mod letter;
+pub mod mail;
+pub mod render;
+pub mod rules;
+pub mod store;
+pub mod tournament;

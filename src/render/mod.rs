@@ -1,0 +1,1 @@
+//! Outgoing letters, rendered from the templates under `templates/` (Russian and English).

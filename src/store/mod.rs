@@ -1,0 +1,1 @@
+//! The SQLite store: migrations and the one `Store` type that holds all the SQL.

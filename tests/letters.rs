@@ -1,0 +1,1 @@
+//! Letters: the golden corpus under tests/data/letters.

@@ -1,0 +1,5 @@
+//! The integration tests: one binary (STYLE.md §3).
+
+mod letters;
+mod rules;
+mod support;

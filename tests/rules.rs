@@ -1,0 +1,1 @@
+//! Rules: move generation vectors, perft tables, notation round trips.
