@@ -3,3 +3,4 @@
 mod letters;
 mod rules;
 mod support;
+mod templates;

@@ -73,22 +73,31 @@ pub fn build(env: &Envelope, content: &Content) -> Result<Vec<u8>, RenderError> 
         b = b.references(refs.join(" "));
     }
 
+    // Boundaries derived from the Message-ID: a letter rebuilt after a crash is the same
+    // bytes, and golden tests can compare whole messages.
+    let boundary = |kind: &str| format!("zaochka-{kind}-{:016x}", fnv1a(&env.message_id));
     let html_part = match &content.board_png {
         Some(png) => MultiPart::related()
+            .boundary(boundary("rel"))
             .singlepart(SinglePart::html(content.html.clone()))
             .singlepart(Attachment::new_inline(BOARD_CID.to_string()).body(
                 png.clone(),
                 ContentType::parse("image/png").map_err(mime_err)?,
             )),
-        None => MultiPart::related().singlepart(SinglePart::html(content.html.clone())),
+        None => MultiPart::related()
+            .boundary(boundary("rel"))
+            .singlepart(SinglePart::html(content.html.clone())),
     };
     let alternative = MultiPart::alternative()
+        .boundary(boundary("alt"))
         .singlepart(SinglePart::plain(content.text.clone()))
         .multipart(html_part);
     let body = if content.attachments.is_empty() {
         alternative
     } else {
-        let mut mixed = MultiPart::mixed().multipart(alternative);
+        let mut mixed = MultiPart::mixed()
+            .boundary(boundary("mix"))
+            .multipart(alternative);
         for (name, mime, bytes) in &content.attachments {
             let ct = ContentType::parse(mime).map_err(mime_err)?;
             mixed = mixed.singlepart(Attachment::new(name.clone()).body(bytes.clone(), ct));
@@ -110,6 +119,13 @@ pub fn build(env: &Envelope, content: &Content) -> Result<Vec<u8>, RenderError> 
         concat!("zaochka ", env!("CARGO_PKG_VERSION")).to_string(),
     ));
     Ok(message.formatted())
+}
+
+/// FNV-1a, 64 bits: a stable, dependency-free hash for boundaries (not for security).
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn mime_err(e: impl std::fmt::Display) -> RenderError {
@@ -200,6 +216,26 @@ mod tests {
         if let Some(path) = std::env::var_os("ZAOCHKA_WRITE_PNG") {
             std::fs::write(path, &png).unwrap();
         }
+    }
+
+    #[test]
+    fn the_same_letter_builds_to_the_same_bytes() {
+        let content = Content {
+            text: "Ход".into(),
+            html: "<p>Ход</p>".into(),
+            board_png: Some(vec![1, 2, 3]),
+            attachments: vec![],
+        };
+        assert_eq!(
+            build(&envelope(), &content).unwrap(),
+            build(&envelope(), &content).unwrap()
+        );
+        let mut other = envelope();
+        other.message_id = "m2@zaochka".into();
+        assert_ne!(
+            build(&envelope(), &content).unwrap(),
+            build(&other, &content).unwrap()
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! English), board diagrams (text and PNG), and the complete MIME message.
 
 pub mod board;
+pub mod letters;
 pub mod mime;
 pub mod template;
 

@@ -49,11 +49,42 @@ impl FromStr for Lang {
     }
 }
 
+/// Lists the templates built into the binary: (language, name, source) for every name in
+/// both languages.
+macro_rules! builtin {
+    ($($name:literal),* $(,)?) => {
+        &[$(
+            ("ru", $name, include_str!(concat!("../../templates/ru/", $name, ".txt"))),
+            ("en", $name, include_str!(concat!("../../templates/en/", $name, ".txt"))),
+        )*]
+    };
+}
+
 /// The templates built into the binary: (language, name, source).
-const BUILTIN: &[(&str, &str, &str)] = &[
-    ("ru", "test", include_str!("../../templates/ru/test.txt")),
-    ("en", "test", include_str!("../../templates/en/test.txt")),
-];
+const BUILTIN: &[(&str, &str, &str)] = builtin!(
+    "forward",
+    "receipt",
+    "rejected",
+    "start_list",
+    "break_notice",
+    "repeat",
+    "repeat_sender",
+    "first_move_query",
+    "warning",
+    "overstep_player",
+    "overstep_arbiter",
+    "result",
+    "unknown_sender",
+    "refused",
+);
+
+/// The names of the built-in templates.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN
+        .iter()
+        .filter(|(lang, _, _)| *lang == "ru")
+        .map(|(_, name, _)| *name)
+}
 
 /// A marker put where the diagram goes while rendering the HTML part; it cannot occur in a
 /// template's own text.
@@ -120,6 +151,15 @@ impl Templates {
 
     fn from_sources(sources: BTreeMap<String, String>) -> Self {
         let mut env = Environment::new();
+        // Block tags on lines of their own leave no blank lines: easier for an organiser
+        // editing the wording. The configuration is constant, so building it cannot fail.
+        if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .build()
+        {
+            env.set_syntax(syntax);
+        }
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
         env.set_loader(move |name| Ok(sources.get(name).cloned()));
@@ -149,7 +189,7 @@ impl Templates {
             minijinja::context! { diagram => d, ..base.clone() }
         };
         let text = tmpl
-            .render(with(diagram))
+            .render(with(diagram.trim_end_matches('\n')))
             .map_err(|e| template_err(&full, e))?;
         let marked = tmpl
             .render(with(DIAGRAM_MARK))
@@ -243,37 +283,68 @@ mod tests {
 
     #[derive(Serialize)]
     struct Ctx {
-        name: &'static str,
-        moves: Vec<&'static str>,
+        to_name: &'static str,
+        reason: &'static str,
+        federation: &'static str,
     }
 
     fn ctx() -> Ctx {
         Ctx {
-            name: "Иванов <И.>",
-            moves: vec!["12... f8:d6", "13. e3-f4"],
+            to_name: "Иванов <И.>",
+            reason: "партия 7 не ваша",
+            federation: "ФШР",
         }
     }
 
     #[test]
     fn builtin_template_renders_subject_text_and_html_in_both_languages() {
         let t = Templates::builtin();
-        let ru = t.render(Lang::Ru, "test", &ctx(), "DIAGRAM").unwrap();
-        assert_eq!(ru.subject, "Проверка шаблона для Иванов <И.>");
-        assert!(ru.text.contains("12... f8:d6\n13. e3-f4"), "{}", ru.text);
-        assert!(ru.text.contains("DIAGRAM"));
+        let ru = t.render(Lang::Ru, "refused", &ctx(), "").unwrap();
+        assert_eq!(ru.subject, "Письмо не принято");
+        assert!(
+            ru.text.starts_with("Здравствуйте, Иванов <И.>!\n\n"),
+            "{}",
+            ru.text
+        );
+        assert!(
+            ru.text.contains("не принято: партия 7 не ваша\n"),
+            "{}",
+            ru.text
+        );
+        assert!(
+            ru.text.ends_with("\n-- \nФШР\n"),
+            "signature separator kept: {:?}",
+            ru.text
+        );
         assert!(
             ru.html.contains("Иванов &lt;И.&gt;"),
             "html escapes: {}",
             ru.html
         );
+        let en = t.render(Lang::En, "refused", &ctx(), "").unwrap();
+        assert_eq!(en.subject, "Letter not accepted");
+    }
+
+    #[test]
+    fn the_diagram_is_text_in_the_plain_part_and_a_picture_in_the_html_part() {
+        let t = Templates::with_overrides(&override_dir("Тема\n\nДо\n\n{{ diagram }}\n\nПосле\n"))
+            .unwrap();
+        let r = t.render(Lang::Ru, "custom", &ctx(), " 8 | . b\n").unwrap();
+        assert_eq!(r.text, "До\n\n 8 | . b\n\nПосле\n");
         assert!(
-            ru.html
-                .contains("<img src=\"cid:board@zaochka\" alt=\"DIAGRAM\">"),
+            r.html
+                .contains("<p><img src=\"cid:board@zaochka\" alt=\" 8 | . b&#10;\"></p>"),
             "{}",
-            ru.html
+            r.html
         );
-        let en = t.render(Lang::En, "test", &ctx(), "").unwrap();
-        assert_eq!(en.subject, "Template check for Иванов <И.>");
+        assert!(!r.html.contains('\u{E000}'));
+    }
+
+    fn override_dir(ru_custom: &str) -> std::path::PathBuf {
+        let dir = tempfile::tempdir().unwrap().keep();
+        std::fs::create_dir_all(dir.join("ru")).unwrap();
+        std::fs::write(dir.join("ru/custom.txt"), ru_custom).unwrap();
+        dir
     }
 
     #[test]
@@ -281,10 +352,10 @@ mod tests {
         #[derive(Serialize)]
         struct Empty {}
         let err = Templates::builtin()
-            .render(Lang::Ru, "test", &Empty {}, "")
+            .render(Lang::Ru, "refused", &Empty {}, "")
             .unwrap_err();
         assert!(
-            matches!(err, RenderError::Template(ref n, _) if n == "ru/test"),
+            matches!(err, RenderError::Template(ref n, _) if n == "ru/refused"),
             "{err}"
         );
     }
@@ -294,19 +365,28 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("ru")).unwrap();
         std::fs::write(
-            dir.path().join("ru/test.txt"),
-            "Своя тема {{ name }}\n\nСвой текст\n",
+            dir.path().join("ru/refused.txt"),
+            "Своя тема {{ to_name }}\n\nСвой текст\n",
         )
         .unwrap();
         let t = Templates::with_overrides(dir.path()).unwrap();
-        let ru = t.render(Lang::Ru, "test", &ctx(), "").unwrap();
+        let ru = t.render(Lang::Ru, "refused", &ctx(), "").unwrap();
         assert_eq!(ru.subject, "Своя тема Иванов <И.>");
         assert_eq!(ru.text, "Свой текст\n");
-        let en = t.render(Lang::En, "test", &ctx(), "").unwrap();
-        assert_eq!(
-            en.subject, "Template check for Иванов <И.>",
-            "en stays built in"
-        );
+        let en = t.render(Lang::En, "refused", &ctx(), "").unwrap();
+        assert_eq!(en.subject, "Letter not accepted", "en stays built in");
+    }
+
+    #[test]
+    fn every_template_exists_in_both_languages() {
+        let names: Vec<&str> = builtin_names().collect();
+        assert_eq!(names, crate::render::letters::TEMPLATE_NAMES);
+        for lang in ["ru", "en"] {
+            assert_eq!(
+                BUILTIN.iter().filter(|(l, _, _)| *l == lang).count(),
+                names.len()
+            );
+        }
     }
 
     #[test]
