@@ -132,6 +132,12 @@ impl SmtpOutbox {
                 reason: e.to_string(),
             };
         }
+        if is_certificate_problem(e) {
+            return MailError::Tls {
+                server: self.server(),
+                reason: e.to_string(),
+            };
+        }
         MailError::Smtp {
             server: self.server(),
             code,
@@ -139,6 +145,24 @@ impl SmtpOutbox {
             transient: !permanent,
         }
     }
+}
+
+/// With implicit TLS lettre reports a refused certificate as a connection error; the rustls
+/// error (or the `InvalidData` i/o error carrying it) down the source chain tells them apart.
+fn is_certificate_problem(e: &lettre::transport::smtp::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+    while let Some(err) = source {
+        if err.downcast_ref::<rustls::Error>().is_some() {
+            return true;
+        }
+        if let Some(io) = err.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::InvalidData
+        {
+            return true;
+        }
+        source = err.source();
+    }
+    false
 }
 
 fn address(text: &str) -> Result<Address, MailError> {
