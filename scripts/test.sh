@@ -1,5 +1,76 @@
 #!/usr/bin/env bash
 # The test command (README): every test, the end-to-end ones included.
+#
+# usage: bash scripts/test.sh [CARGO TEST ARGS...]     e.g. bash scripts/test.sh mail::
+#
+# Starts a private Dovecot + Postfix on loopback (scripts/mailstack/up.sh installs Debian's
+# packages when they are missing; needs root, or sudo) in a fresh directory under /tmp,
+# exports MAILSTACK_* and MAILSTACK_REQUIRED=1 (a test that finds no stack then FAILS instead
+# of skipping), runs `cargo test --locked -- --include-ignored`, and always stops the stack and
+# deletes its directory. Exit status: cargo's, or 1 when the stack could not be started.
+#
+# MAILSTACK_PORT_BASE picks the ports (BASE+25, +143, +465, +587, +993); unset, the first free
+# base of 10000, 20000, ..., 60000 is used. MAILSTACK_KEEP=1 keeps the stack's directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --locked "$@"
+HERE="$(pwd -P)/scripts/mailstack"
+say() { echo "test.sh: $*" >&2; }
+
+SUDO=()
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { say "ERROR: must run as root (or have sudo): the mail stack installs packages and starts daemons"; exit 1; }
+  SUDO=(sudo --preserve-env=MAILSTACK_PORT_BASE,MAILSTACK_EXTRA_USERS,MAILSTACK_WAIT)
+fi
+
+DIR="$(mktemp -d /tmp/zaochka-mailstack.XXXXXX)"
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ "${MAILSTACK_KEEP:-0}" = 1 ]; then
+    "${SUDO[@]}" bash "$HERE/down.sh" "$DIR" || true
+    say "kept $DIR"
+  else
+    "${SUDO[@]}" bash "$HERE/down.sh" "$DIR" --purge || true
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+base_free() { for o in 25 143 465 587 993; do port_busy $(($1 + o)) && return 1; done; return 0; }
+
+if [ -n "${MAILSTACK_PORT_BASE:-}" ]; then
+  bases="$MAILSTACK_PORT_BASE"
+else
+  bases="10000 20000 30000 40000 50000 60000"
+fi
+started=0
+for base in $bases; do
+  base_free "$base" || { say "ports of base $base are in use; trying the next"; continue; }
+  # another process may take a port between the check and the start: then try the next base
+  if "${SUDO[@]}" env MAILSTACK_PORT_BASE="$base" \
+    bash "$HERE/up.sh" "$DIR" >/dev/null; then
+    started=1; break
+  fi
+  say "mail stack failed on port base $base"
+  "${SUDO[@]}" bash "$HERE/down.sh" "$DIR" >/dev/null 2>&1 || true
+done
+[ "$started" = 1 ] || { say "ERROR: could not start the mail stack (Dovecot + Postfix)"; exit 1; }
+
+set -a
+# shellcheck disable=SC1091
+. "$DIR/mailstack.env"
+set +a
+export MAILSTACK_REQUIRED=1
+
+rc=0
+cargo test --locked "$@" -- --include-ignored || rc=$?
+if [ "$rc" != 0 ]; then
+  for f in "$DIR/log/postfix.log" "$DIR/log/dovecot.log"; do
+    echo "----- last lines of $f" >&2
+    tail -n 40 "$f" >&2 2>/dev/null || true
+  done
+fi
+exit "$rc"

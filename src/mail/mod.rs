@@ -1,4 +1,423 @@
-//! Mail transports and MIME reading: the `Inbox`/`Outbox` traits, `IncomingMail`, and the
-//! IMAP, SMTP, Maildir and in-memory transports. Knows no domain module.
+//! Mail transports and MIME reading: the [`Inbox`]/[`Outbox`] traits, [`IncomingMail`] and
+//! [`OutgoingMail`], and the IMAP, SMTP, Maildir and in-memory transports.
+//!
+//! Knows no domain module: a letter here is raw bytes with an id and a postmark. Reading what
+//! a letter says is [`mime`]'s job; judging it is the daemon's.
+//!
+//! The contract every [`Inbox`] keeps (the daemon's "exactly once" rests on it):
+//! - [`Inbox::fetch_new`] returns letters not yet marked processed, each with a [`MailId`] that
+//!   is stable for that letter in that mailbox. A letter may be returned again (after a
+//!   restart, a reconnect, or until [`Inbox::mark_processed`] succeeds), so the caller
+//!   deduplicates by id; a letter is never lost.
+//! - [`Inbox::mark_processed`] is called after the letter is safely stored; it is idempotent.
 
+pub mod imap;
+pub mod maildir;
+pub mod memory;
 pub mod mime;
+pub mod smtp;
+
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+/// The identity of a letter in the mailbox it came from; stable across fetches and restarts.
+///
+/// Its [`Display`](fmt::Display) form is what the store keeps, and [`FromStr`] reads it back:
+/// `maildir:<unique name>`, `imap:<UIDVALIDITY>:<UID>:<mailbox>`, `memory:<n>`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MailId {
+    /// A Maildir file: its unique name (the file name without the `:2,` info part).
+    Maildir {
+        /// The unique part of the file name.
+        unique: String,
+    },
+    /// An IMAP message: the mailbox, its UIDVALIDITY and the message's UID.
+    Imap {
+        /// The mailbox name (e.g. `INBOX`).
+        mailbox: String,
+        /// The mailbox's UIDVALIDITY when the message was fetched.
+        uid_validity: u32,
+        /// The message's UID.
+        uid: u32,
+    },
+    /// A letter of the in-memory transport (tests).
+    Memory(u64),
+}
+
+impl fmt::Display for MailId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MailId::Maildir { unique } => write!(f, "maildir:{unique}"),
+            MailId::Imap {
+                mailbox,
+                uid_validity,
+                uid,
+            } => write!(f, "imap:{uid_validity}:{uid}:{mailbox}"),
+            MailId::Memory(n) => write!(f, "memory:{n}"),
+        }
+    }
+}
+
+/// A [`MailId`] text that is not one of the three forms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot parse mail id '{0}'")]
+pub struct ParseMailIdError(pub String);
+
+impl FromStr for MailId {
+    type Err = ParseMailIdError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || ParseMailIdError(s.to_owned());
+        let (kind, rest) = s.split_once(':').ok_or_else(err)?;
+        match kind {
+            "maildir" if !rest.is_empty() && !rest.contains('/') => Ok(MailId::Maildir {
+                unique: rest.to_owned(),
+            }),
+            "imap" => {
+                let mut parts = rest.splitn(3, ':');
+                let uid_validity = parts.next().and_then(|p| p.parse().ok()).ok_or_else(err)?;
+                let uid = parts.next().and_then(|p| p.parse().ok()).ok_or_else(err)?;
+                let mailbox = parts.next().filter(|m| !m.is_empty()).ok_or_else(err)?;
+                Ok(MailId::Imap {
+                    mailbox: mailbox.to_owned(),
+                    uid_validity,
+                    uid,
+                })
+            }
+            "memory" => rest.parse().map(MailId::Memory).map_err(|_| err()),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// A letter as it arrived: the raw RFC 5322 bytes, untouched, and its postmark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncomingMail {
+    /// Stable id in its mailbox.
+    pub id: MailId,
+    /// The message exactly as the server stored it (any charset, any line endings).
+    pub raw: Vec<u8>,
+    /// The postmark: when the mailbox received it (IMAP INTERNALDATE, Maildir file mtime, or
+    /// the Maildir's received override, i.e. the CLI's `--now`).
+    pub received: DateTime<Utc>,
+}
+
+/// A letter to send: a complete RFC 5322 message built elsewhere, and its SMTP envelope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutgoingMail {
+    /// The envelope sender (`MAIL FROM`), usually the tournament mailbox's address.
+    pub envelope_from: String,
+    /// The envelope recipients (`RCPT TO`), bare addresses.
+    pub recipients: Vec<String>,
+    /// The complete message, headers and body.
+    pub raw: Vec<u8>,
+    /// The message's `Message-ID` (without angle brackets), fixed when it was queued so that a
+    /// resend is recognisably the same letter.
+    pub message_id: String,
+}
+
+/// Where letters come from.
+///
+/// The futures are `Send` so that the daemon can run them on tokio's multi-threaded runtime.
+pub trait Inbox {
+    /// Letters not yet marked processed (see the module docs: a letter may come again).
+    ///
+    /// # Errors
+    /// [`MailError`]; on a transient one, back off and call again.
+    fn fetch_new(&mut self) -> impl Future<Output = Result<Vec<IncomingMail>, MailError>> + Send;
+
+    /// Marks a letter as done with (moved to the processed folder, flagged, or moved to
+    /// Maildir's `cur` with the `S` flag). Marking an already processed letter is not an error.
+    ///
+    /// # Errors
+    /// [`MailError::NotFound`] when the letter is not in the mailbox; transport errors.
+    fn mark_processed(&mut self, id: &MailId)
+    -> impl Future<Output = Result<(), MailError>> + Send;
+
+    /// Waits until new mail may have arrived, or `max` has passed (IMAP IDLE, or polling).
+    /// Returning early without new mail is allowed; the caller fetches and waits again.
+    ///
+    /// # Errors
+    /// Transport errors; the connection is dropped and rebuilt on the next call.
+    fn wait_for_mail(
+        &mut self,
+        max: Duration,
+    ) -> impl Future<Output = Result<(), MailError>> + Send;
+}
+
+/// Where letters go.
+pub trait Outbox {
+    /// Sends one letter to all its envelope recipients.
+    ///
+    /// # Errors
+    /// [`MailError`]; transient ones (server down, 4xx) are retried by the caller, permanent
+    /// ones (5xx, bad address, authentication) are not.
+    fn send(&mut self, mail: &OutgoingMail) -> impl Future<Output = Result<(), MailError>> + Send;
+}
+
+/// Errors of the mail transports. [`MailError::is_transient`] tells the daemon whether to
+/// back off and retry or to give up on the letter or the configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    /// A file operation of the Maildir transport failed.
+    #[error("maildir i/o on '{path}': {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// No connection to the server (refused, reset, unreachable, DNS).
+    #[error("cannot connect to {server}: {source}")]
+    Connect {
+        /// `host:port`.
+        server: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The server did not answer in time.
+    #[error("{server} did not answer {what} within {seconds} s")]
+    Timeout {
+        /// `host:port`.
+        server: String,
+        /// The step that timed out (e.g. `LOGIN`).
+        what: String,
+        /// The timeout.
+        seconds: u64,
+    },
+    /// The TLS handshake or the certificate check failed, or the CA file is unusable.
+    #[error("tls with {server}: {reason}")]
+    Tls {
+        /// `host:port`, or the CA file.
+        server: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The server refused the credentials.
+    #[error("{server} refused the login of '{user}': {reason}")]
+    Auth {
+        /// `host:port`.
+        server: String,
+        /// The login name (never the password).
+        user: String,
+        /// The server's answer.
+        reason: String,
+    },
+    /// An IMAP command failed.
+    #[error("imap {command} on {server}: {reason}")]
+    Imap {
+        /// `host:port`.
+        server: String,
+        /// The command (e.g. `UID FETCH`).
+        command: String,
+        /// The server's answer or the client's error.
+        reason: String,
+        /// Whether retrying later may help (connection lost, server busy).
+        transient: bool,
+    },
+    /// The SMTP server refused the letter or the session failed.
+    #[error("smtp to {server}: {reason}")]
+    Smtp {
+        /// `host:port`.
+        server: String,
+        /// The reply code, when the server gave one.
+        code: Option<u16>,
+        /// The server's answer or the client's error.
+        reason: String,
+        /// 4xx, connection and timeout errors are transient; 5xx and TLS errors are not.
+        transient: bool,
+    },
+    /// An address that cannot be used in an envelope.
+    #[error("bad address '{address}': {reason}")]
+    BadAddress {
+        /// The address as given.
+        address: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// The letter is not (or no longer) in the mailbox, or its mailbox was recreated (another
+    /// UIDVALIDITY).
+    #[error("no letter {id} in the mailbox")]
+    NotFound {
+        /// The id asked for.
+        id: MailId,
+    },
+    /// The transport was given settings it cannot use.
+    #[error("bad mail settings: {0}")]
+    Settings(String),
+}
+
+impl MailError {
+    /// True when retrying later may succeed: connection refused or lost, timeouts, SMTP 4xx,
+    /// and Maildir i/o errors other than a missing file or a permission problem (a full disk
+    /// is cleared by an admin). False for 5xx, authentication failures, TLS and certificate
+    /// problems, bad addresses, missing letters and bad settings.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            MailError::Io { source, .. } => !matches!(
+                source.kind(),
+                std::io::ErrorKind::NotFound
+                    | std::io::ErrorKind::PermissionDenied
+                    | std::io::ErrorKind::InvalidInput
+            ),
+            MailError::Connect { .. } | MailError::Timeout { .. } => true,
+            MailError::Imap { transient, .. } | MailError::Smtp { transient, .. } => *transient,
+            MailError::Tls { .. }
+            | MailError::Auth { .. }
+            | MailError::BadAddress { .. }
+            | MailError::NotFound { .. }
+            | MailError::Settings(_) => false,
+        }
+    }
+}
+
+/// How a client secures its connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TlsMode {
+    /// No TLS at all (loopback tests only: the password travels in clear).
+    None,
+    /// Plain connection upgraded with STARTTLS; refuses to continue without it.
+    StartTls,
+    /// TLS from the first byte (IMAPS 993, SMTPS 465).
+    #[default]
+    Implicit,
+}
+
+/// A password that never shows in `Debug` output or logs.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct Password(String);
+
+impl Password {
+    /// Wraps a password.
+    pub fn new(password: impl Into<String>) -> Self {
+        Password(password.into())
+    }
+
+    /// The password itself, for the login command only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(<redacted>)")
+    }
+}
+
+/// The rustls client configuration both network transports use: the roots from `ca_file`
+/// (PEM, e.g. a private CA) when given, else the Mozilla roots of `webpki-roots`. Always the
+/// `ring` provider, so that no process-wide default provider is needed.
+///
+/// # Errors
+/// [`MailError::Tls`] when the CA file cannot be read or holds no certificate.
+pub fn rustls_config(
+    ca_file: Option<&std::path::Path>,
+) -> Result<std::sync::Arc<rustls::ClientConfig>, MailError> {
+    let roots = root_store(ca_file)?;
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| MailError::Tls {
+            server: "rustls".into(),
+            reason: e.to_string(),
+        })?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(std::sync::Arc::new(config))
+}
+
+fn root_store(ca_file: Option<&std::path::Path>) -> Result<rustls::RootCertStore, MailError> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    match ca_file {
+        None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+        Some(path) => {
+            let bad = |reason: String| MailError::Tls {
+                server: path.display().to_string(),
+                reason,
+            };
+            let certs = CertificateDer::pem_file_iter(path)
+                .map_err(|e| bad(format!("cannot read the ca file: {e}")))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| bad(format!("cannot read the ca file: {e}")))?;
+            if certs.is_empty() {
+                return Err(bad("the ca file holds no certificate".into()));
+            }
+            for cert in certs {
+                roots
+                    .add(cert)
+                    .map_err(|e| bad(format!("unusable certificate: {e}")))?;
+            }
+        }
+    }
+    Ok(roots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mail_ids_round_trip_through_their_text_form() {
+        for id in [
+            MailId::Maildir {
+                unique: "1700000000.M1P2Q3.host".into(),
+            },
+            MailId::Imap {
+                mailbox: "Archive:2026/Done".into(),
+                uid_validity: 1_700_000_000,
+                uid: 42,
+            },
+            MailId::Memory(7),
+        ] {
+            assert_eq!(id.to_string().parse::<MailId>(), Ok(id.clone()), "{id}");
+        }
+    }
+
+    #[test]
+    fn malformed_mail_ids_are_refused() {
+        for text in [
+            "",
+            "maildir:",
+            "imap:1:2:",
+            "imap:x:2:INBOX",
+            "memory:-1",
+            "pop:1",
+        ] {
+            assert!(text.parse::<MailId>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn refused_connections_are_transient_and_auth_failures_permanent() {
+        let refused = MailError::Connect {
+            server: "127.0.0.1:1".into(),
+            source: std::io::ErrorKind::ConnectionRefused.into(),
+        };
+        assert!(refused.is_transient());
+        let auth = MailError::Auth {
+            server: "s".into(),
+            user: "u".into(),
+            reason: "no".into(),
+        };
+        assert!(!auth.is_transient());
+        let missing = MailError::Io {
+            path: "x".into(),
+            source: std::io::ErrorKind::NotFound.into(),
+        };
+        assert!(!missing.is_transient());
+    }
+
+    #[test]
+    fn passwords_are_redacted_in_debug_output() {
+        let shown = format!("{:?}", Password::new("hunter2"));
+        assert!(!shown.contains("hunter2"), "{shown}");
+    }
+}

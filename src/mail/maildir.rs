@@ -1,0 +1,481 @@
+//! The embedded default transport: two Maildirs under one folder, no server needed.
+//!
+//! `PATH/inbox` is read: letters delivered to `inbox/new` (and letters in `inbox/cur` without
+//! the `S` flag) are fetched; a processed letter is moved to `inbox/cur/<unique>:2,S`.
+//! `PATH/outbox` is written: every letter zaochka sends is written to `outbox/tmp` and renamed
+//! into `outbox/new` (the Maildir delivery rule: a reader never sees a half-written file).
+//!
+//! The postmark of a letter is its file's modification time (when it was delivered), unless
+//! the transport was given a received override (the CLI's `--now`): then every letter found is
+//! received at that moment, so scripts and tests drive months of play in seconds.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use chrono::{DateTime, Utc};
+
+use super::{Inbox, IncomingMail, MailError, MailId, Outbox, OutgoingMail};
+
+/// The two Maildirs of the embedded transport; implements [`Inbox`] and [`Outbox`].
+#[derive(Debug, Clone)]
+pub struct Maildir {
+    root: PathBuf,
+    received_override: Option<DateTime<Utc>>,
+    poll: Duration,
+    /// Unique names already returned by `fetch_new`, so that `wait_for_mail` wakes only for
+    /// letters that are really new.
+    seen: HashSet<String>,
+}
+
+impl Maildir {
+    /// Opens (and creates when missing) `root/inbox` and `root/outbox` with their `new`, `cur`
+    /// and `tmp` folders.
+    ///
+    /// # Errors
+    /// [`MailError::Io`] when a folder cannot be created.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self, MailError> {
+        let root = root.into();
+        for side in ["inbox", "outbox"] {
+            for sub in ["new", "cur", "tmp"] {
+                let dir = root.join(side).join(sub);
+                fs::create_dir_all(&dir).map_err(|source| MailError::Io { path: dir, source })?;
+            }
+        }
+        Ok(Maildir {
+            root,
+            received_override: None,
+            poll: Duration::from_millis(500),
+            seen: HashSet::new(),
+        })
+    }
+
+    /// With `Some(at)`, every letter fetched is received at `at` instead of its file's
+    /// modification time (the CLI's `--now`).
+    pub fn with_received_override(mut self, at: Option<DateTime<Utc>>) -> Self {
+        self.received_override = at;
+        self
+    }
+
+    /// How often [`Inbox::wait_for_mail`] looks at the inbox (default 0.5 s).
+    pub fn with_poll_interval(mut self, poll: Duration) -> Self {
+        self.poll = poll.max(Duration::from_millis(10));
+        self
+    }
+
+    /// The inbox Maildir (`root/inbox`).
+    pub fn inbox_dir(&self) -> PathBuf {
+        self.root.join("inbox")
+    }
+
+    /// The outbox Maildir (`root/outbox`).
+    pub fn outbox_dir(&self) -> PathBuf {
+        self.root.join("outbox")
+    }
+
+    /// Delivers a letter into the inbox as a mail server would (tests and the demo use it).
+    ///
+    /// # Errors
+    /// [`MailError::Io`].
+    pub fn deliver_to_inbox(&self, raw: &[u8]) -> Result<PathBuf, MailError> {
+        deliver(&self.inbox_dir(), raw, None)
+    }
+
+    /// Letters waiting in the inbox: `(unique name, path)` of `new/*` and of `cur/*` without
+    /// the `S` flag, oldest first.
+    fn unprocessed(&self) -> Result<Vec<(String, PathBuf, SystemTime)>, MailError> {
+        let inbox = self.inbox_dir();
+        let mut found = Vec::new();
+        for sub in ["new", "cur"] {
+            for (name, path) in list(&inbox.join(sub))? {
+                let (unique, flags) = split_info(&name);
+                if sub == "cur" && flags.contains('S') {
+                    continue;
+                }
+                let modified = match fs::metadata(&path).and_then(|m| m.modified()) {
+                    Ok(t) => t,
+                    // moved away between the listing and now: it is not waiting any more
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(source) => return Err(MailError::Io { path, source }),
+                };
+                found.push((unique.to_owned(), path, modified));
+            }
+        }
+        found.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
+        Ok(found)
+    }
+}
+
+impl Inbox for Maildir {
+    async fn fetch_new(&mut self) -> Result<Vec<IncomingMail>, MailError> {
+        let mut letters = Vec::new();
+        for (unique, path, modified) in self.unprocessed()? {
+            let raw = match fs::read(&path) {
+                Ok(raw) => raw,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(source) => return Err(MailError::Io { path, source }),
+            };
+            let received = self
+                .received_override
+                .unwrap_or_else(|| DateTime::<Utc>::from(modified));
+            self.seen.insert(unique.clone());
+            letters.push(IncomingMail {
+                id: MailId::Maildir { unique },
+                raw,
+                received,
+            });
+        }
+        Ok(letters)
+    }
+
+    async fn mark_processed(&mut self, id: &MailId) -> Result<(), MailError> {
+        let MailId::Maildir { unique } = id else {
+            return Err(MailError::NotFound { id: id.clone() });
+        };
+        let inbox = self.inbox_dir();
+        for sub in ["new", "cur"] {
+            for (name, path) in list(&inbox.join(sub))? {
+                let (u, flags) = split_info(&name);
+                if u != unique {
+                    continue;
+                }
+                if sub == "cur" && flags.contains('S') {
+                    return Ok(());
+                }
+                // Maildir flags are kept in ASCII order
+                let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
+                flags.sort_unstable();
+                flags.dedup();
+                let flags: String = flags.into_iter().collect();
+                let to = inbox.join("cur").join(format!("{unique}:2,{flags}"));
+                fs::rename(&path, &to).map_err(|source| MailError::Io { path, source })?;
+                return Ok(());
+            }
+        }
+        Err(MailError::NotFound { id: id.clone() })
+    }
+
+    async fn wait_for_mail(&mut self, max: Duration) -> Result<(), MailError> {
+        let deadline = tokio::time::Instant::now() + max;
+        loop {
+            if self
+                .unprocessed()?
+                .iter()
+                .any(|(unique, ..)| !self.seen.contains(unique))
+            {
+                return Ok(());
+            }
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                return Ok(());
+            }
+            tokio::time::sleep(self.poll.min(deadline - now)).await;
+        }
+    }
+}
+
+impl Outbox for Maildir {
+    /// Writes the letter to `outbox/new`. The file is named after the Message-ID, so sending
+    /// the same letter again (a retry after a crash) leaves one file, not two.
+    async fn send(&mut self, mail: &OutgoingMail) -> Result<(), MailError> {
+        let name = (!mail.message_id.is_empty()).then(|| file_name_for(&mail.message_id));
+        deliver(&self.outbox_dir(), &mail.raw, name.as_deref())?;
+        Ok(())
+    }
+}
+
+/// Delivers `raw` into the Maildir `dir` by the Maildir rules: written and synced in `tmp`,
+/// then renamed into `new`. `name` fixes the unique name (an existing letter of that name in
+/// `new` or `cur` is then left alone); `None` makes a fresh one
+/// (`<secs>.M<micros>P<pid>Q<n>.<host>`). Returns the path in `new`.
+///
+/// # Errors
+/// [`MailError::Io`].
+pub fn deliver(dir: &Path, raw: &[u8], name: Option<&str>) -> Result<PathBuf, MailError> {
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| MailError::Io { path, source }
+    };
+    let unique = match name {
+        Some(name) => {
+            for sub in ["new", "cur"] {
+                if let Some((_, path)) = list(&dir.join(sub))?
+                    .into_iter()
+                    .find(|(n, _)| split_info(n).0 == name)
+                {
+                    return Ok(path);
+                }
+            }
+            name.to_owned()
+        }
+        None => unique_name(),
+    };
+    let tmp = dir.join("tmp").join(&unique);
+    let new = dir.join("new").join(&unique);
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&tmp)
+        .map_err(io(&tmp))?;
+    file.write_all(raw).map_err(io(&tmp))?;
+    // the letter must be on disk before it is visible: a crash leaves it in tmp, never half
+    file.sync_all().map_err(io(&tmp))?;
+    drop(file);
+    fs::rename(&tmp, &new).map_err(io(&new))?;
+    Ok(new)
+}
+
+/// A fresh Maildir unique name: time, pid, a per-process counter and the host name.
+fn unique_name() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!(
+        "{}.M{}P{}Q{}.{}",
+        now.as_secs(),
+        now.subsec_micros(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed),
+        host_name()
+    )
+}
+
+fn host_name() -> String {
+    let raw = fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| fs::read_to_string("/etc/hostname"))
+        .unwrap_or_else(|_| "localhost".into());
+    // '/' and ':' cannot appear in a Maildir unique name (Maildir's own escapes)
+    let name = raw.trim().replace('/', "\\057").replace(':', "\\072");
+    if name.is_empty() {
+        "localhost".into()
+    } else {
+        name
+    }
+}
+
+/// A Message-ID as a file name: safe characters kept, every other byte as `%XX`, so that two
+/// different ids never share a name.
+fn file_name_for(message_id: &str) -> String {
+    let id = message_id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
+    let mut name = String::from("msg-");
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b"._-+=@".contains(&b) {
+            name.push(char::from(b));
+        } else {
+            name.push_str(&format!("%{b:02X}"));
+        }
+    }
+    name
+}
+
+/// `unique:2,FLAGS` → (`unique`, `FLAGS`); a name without info has no flags.
+fn split_info(name: &str) -> (&str, &str) {
+    match name.split_once(':') {
+        Some((unique, info)) => (unique, info.strip_prefix("2,").unwrap_or("")),
+        None => (name, ""),
+    }
+}
+
+/// The regular entries of a Maildir subfolder (dot files skipped).
+fn list(dir: &Path) -> Result<Vec<(String, PathBuf)>, MailError> {
+    let io = |source| MailError::Io {
+        path: dir.to_owned(),
+        source,
+    };
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let Ok(name) = entry.file_name().into_string() else {
+            continue; // not a name a Maildir writer makes
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        out.push((name, entry.path()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn letter(n: u32) -> Vec<u8> {
+        format!("From: a@b\r\nSubject: {n}\r\n\r\nbody {n}\r\n").into_bytes()
+    }
+
+    #[test]
+    fn opening_creates_both_maildirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = Maildir::open(dir.path().join("mail")).unwrap();
+        for side in [maildir.inbox_dir(), maildir.outbox_dir()] {
+            for sub in ["new", "cur", "tmp"] {
+                assert!(side.join(sub).is_dir(), "{}", side.join(sub).display());
+            }
+        }
+    }
+
+    #[test]
+    fn delivery_names_are_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = Maildir::open(dir.path()).unwrap();
+        let mut names = HashSet::new();
+        for n in 0..500 {
+            let path = maildir.deliver_to_inbox(&letter(n)).unwrap();
+            assert!(names.insert(path.file_name().unwrap().to_owned()));
+        }
+        assert_eq!(
+            fs::read_dir(maildir.inbox_dir().join("new"))
+                .unwrap()
+                .count(),
+            500
+        );
+        assert_eq!(
+            fs::read_dir(maildir.inbox_dir().join("tmp"))
+                .unwrap()
+                .count(),
+            0
+        );
+    }
+
+    #[tokio::test]
+    async fn processed_letters_move_from_new_to_cur_with_the_seen_flag() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        maildir.deliver_to_inbox(&letter(1)).unwrap();
+        maildir.deliver_to_inbox(&letter(2)).unwrap();
+        let got = maildir.fetch_new().await.unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].raw, letter(1));
+        maildir.mark_processed(&got[0].id).await.unwrap();
+        // idempotent
+        maildir.mark_processed(&got[0].id).await.unwrap();
+        let MailId::Maildir { unique } = &got[0].id else {
+            panic!("not a maildir id: {:?}", got[0].id)
+        };
+        assert!(
+            maildir
+                .inbox_dir()
+                .join("cur")
+                .join(format!("{unique}:2,S"))
+                .is_file()
+        );
+        let again = maildir.fetch_new().await.unwrap();
+        assert_eq!(
+            again.len(),
+            1,
+            "only the unprocessed letter is fetched again"
+        );
+        assert_eq!(again[0].id, got[1].id);
+    }
+
+    #[tokio::test]
+    async fn unprocessed_letters_in_cur_are_still_read_and_keep_their_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        let cur = maildir.inbox_dir().join("cur");
+        fs::write(cur.join("111.abc.host:2,F"), letter(1)).unwrap();
+        fs::write(cur.join("222.abc.host:2,S"), letter(2)).unwrap();
+        let got = maildir.fetch_new().await.unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].id.to_string(), "maildir:111.abc.host");
+        maildir.mark_processed(&got[0].id).await.unwrap();
+        assert!(cur.join("111.abc.host:2,FS").is_file());
+    }
+
+    #[tokio::test]
+    async fn the_postmark_is_the_mtime_unless_overridden() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = Maildir::open(dir.path()).unwrap();
+        let path = maildir.deliver_to_inbox(&letter(1)).unwrap();
+        let then = SystemTime::UNIX_EPOCH + Duration::from_secs(1_760_000_000);
+        fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+        let got = maildir.clone().fetch_new().await.unwrap();
+        assert_eq!(got[0].received, DateTime::<Utc>::from(then));
+
+        let now = Utc.with_ymd_and_hms(2026, 10, 8, 12, 0, 0).unwrap();
+        let got = maildir
+            .with_received_override(Some(now))
+            .fetch_new()
+            .await
+            .unwrap();
+        assert_eq!(got[0].received, now);
+    }
+
+    #[tokio::test]
+    async fn the_outbox_holds_complete_files_named_after_the_message_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        let mail = OutgoingMail {
+            envelope_from: "zaochka@localhost".into(),
+            recipients: vec!["alice@players.test".into()],
+            raw: letter(3),
+            message_id: "<r1.g2/3@zaochka>".into(),
+        };
+        maildir.send(&mail).await.unwrap();
+        maildir.send(&mail).await.unwrap(); // a retry writes no second copy
+        let outbox = maildir.outbox_dir();
+        let files: Vec<_> = fs::read_dir(outbox.join("new")).unwrap().collect();
+        assert_eq!(files.len(), 1);
+        let path = files[0].as_ref().unwrap().path();
+        assert_eq!(path.file_name().unwrap(), "msg-r1.g2%2F3@zaochka");
+        assert_eq!(fs::read(path).unwrap(), letter(3));
+        assert_eq!(fs::read_dir(outbox.join("tmp")).unwrap().count(), 0);
+    }
+
+    #[tokio::test]
+    async fn marking_an_unknown_letter_is_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        let id = MailId::Maildir {
+            unique: "nope".into(),
+        };
+        let err = maildir.mark_processed(&id).await.unwrap_err();
+        assert!(matches!(err, MailError::NotFound { .. }), "{err}");
+        assert!(!err.is_transient());
+    }
+
+    #[tokio::test]
+    async fn waiting_wakes_for_a_new_letter_and_not_for_one_already_fetched() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path())
+            .unwrap()
+            .with_poll_interval(Duration::from_millis(10));
+        maildir.deliver_to_inbox(&letter(1)).unwrap();
+        maildir.fetch_new().await.unwrap();
+        let started = std::time::Instant::now();
+        maildir
+            .wait_for_mail(Duration::from_millis(150))
+            .await
+            .unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(150));
+
+        let inbox = maildir.inbox_dir();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            deliver(&inbox, &letter(2), None).unwrap();
+        });
+        let started = std::time::Instant::now();
+        maildir
+            .wait_for_mail(Duration::from_secs(10))
+            .await
+            .unwrap();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        writer.join().unwrap();
+        assert_eq!(maildir.fetch_new().await.unwrap().len(), 2);
+    }
+}
