@@ -2,4 +2,5 @@
 
 mod letters;
 mod rules;
+mod store;
 mod support;
