@@ -251,3 +251,63 @@ fn a_backup_restores_the_database_as_it_was() {
         "{err}"
     );
 }
+
+#[test]
+fn open_existing_refuses_a_missing_file_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typo.sqlite");
+    let err = Store::open_existing(&path).unwrap_err();
+    assert!(matches!(err, StoreError::Open { .. }), "{err:?}");
+    assert!(err.to_string().contains("typo.sqlite"), "{err}");
+    assert!(!path.exists());
+    drop(Store::open(&path).unwrap());
+    let store = Store::open_existing(&path).unwrap();
+    assert_eq!(store.journal_mode().unwrap(), "wal");
+}
+
+#[test]
+fn a_reader_sees_a_snapshot_and_keeps_no_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zaochka.sqlite");
+    let mut daemon = Store::open(&path).unwrap();
+    add_tournament(&mut daemon, "СТ-2026");
+    let cli = Store::open_existing(&path).unwrap();
+    cli.read(|tx| {
+        assert!(tx.find_tournament("СТ-2026")?.is_some());
+        // The daemon commits while the reader is in its snapshot: neither waits.
+        add_tournament(&mut daemon, "СТ-2027");
+        assert!(
+            tx.find_tournament("СТ-2027")?.is_none(),
+            "not in the snapshot"
+        );
+        tx.courtesy_once(
+            "x@example.org",
+            day("2026-10-02"),
+            at("2026-10-02T00:00:00Z"),
+        )
+        .map(|_| ())
+        .or_else(|e| match e {
+            // A reader that saw an older snapshot cannot write: either way nothing stays.
+            StoreError::Sql { .. } => Ok(()),
+            e => Err(e),
+        })
+    })
+    .unwrap();
+    let fresh = cli
+        .read(|tx| {
+            Ok::<_, StoreError>((
+                tx.find_tournament("СТ-2027")?.is_some(),
+                tx.courtesy_once(
+                    "x@example.org",
+                    day("2026-10-02"),
+                    at("2026-10-02T00:00:00Z"),
+                )?,
+            ))
+        })
+        .unwrap();
+    assert_eq!(
+        fresh,
+        (true, true),
+        "a new read sees the commit; the write was not kept"
+    );
+}

@@ -902,3 +902,23 @@ fn decisions_and_breaks_are_kept_with_their_letters() {
     );
     assert!(backwards.is_err(), "a break ends after it starts");
 }
+
+#[test]
+fn a_file_database_commits_with_full_durability_unless_told_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("z.sqlite")).unwrap();
+    let synchronous = |store: &Store| -> i64 {
+        store
+            .conn
+            .pragma_query_value(None, "synchronous", |row| row.get(0))
+            .unwrap()
+    };
+    assert_eq!(synchronous(&store), 2, "FULL");
+    store.set_durability(Durability::Normal).unwrap();
+    assert_eq!(synchronous(&store), 1, "NORMAL");
+    let fk: i64 = store
+        .conn
+        .pragma_query_value(None, "foreign_keys", |row| row.get(0))
+        .unwrap();
+    assert_eq!(fk, 1);
+}
