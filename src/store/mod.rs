@@ -381,6 +381,8 @@ impl Store {
     /// [`StoreError::Sql`] when a pragma fails or foreign keys cannot be turned on;
     /// [`StoreError::TooNew`] or [`StoreError::Migration`] from [`migrate`].
     pub fn from_connection(mut conn: Connection) -> Result<Self> {
+        // Every statement of a letter's transaction stays prepared (the default keeps 16).
+        conn.set_prepared_statement_cache_capacity(64);
         conn.busy_timeout(BUSY_TIMEOUT)
             .during(|| "set the busy timeout".to_owned())?;
         conn.pragma_update(None, "foreign_keys", true)

@@ -922,3 +922,68 @@ fn a_file_database_commits_with_full_durability_unless_told_otherwise() {
         .unwrap();
     assert_eq!(fk, 1);
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// One letter drawn from small alphabets, so that collisions are frequent.
+    fn arb_letter() -> impl Strategy<Value = (u8, Option<u8>, u8)> {
+        (0u8..6, proptest::option::of(0u8..4), 0u8..3)
+    }
+
+    const SENDERS: [&str; 3] = [
+        "ivanov@example.org",
+        "IVANOV@Example.org",
+        "petrov@example.org",
+    ];
+
+    proptest! {
+        /// Exactly once: a letter is new iff no stored letter has its transport id or its
+        /// Message-ID from the same sender; a seen letter names one that does.
+        #[test]
+        fn a_letter_is_stored_once_by_transport_id_or_message_id_and_sender(
+            letters in proptest::collection::vec(arb_letter(), 1..40)
+        ) {
+            let mut store = store();
+            let tx = store.transaction().unwrap();
+            let mut stored: Vec<(LetterInId, u8, Option<u8>, String)> = Vec::new();
+            for (transport, message, sender) in letters {
+                let transport_id = format!("new/{transport}");
+                let message_id = message.map(|m| format!("<m{m}@x>"));
+                let sender = SENDERS[usize::from(sender)];
+                let same = |(_, t, m, s): &&(LetterInId, u8, Option<u8>, String)| {
+                    *t == transport
+                        || (message.is_some() && *m == message && s.eq_ignore_ascii_case(sender))
+                };
+                let admission = tx
+                    .admit_letter(&letter(&transport_id, message_id.as_deref(), sender))
+                    .unwrap();
+                match admission {
+                    Admission::New(id) => {
+                        prop_assert!(!stored.iter().any(|l| same(&l)), "stored twice");
+                        stored.push((id, transport, message, sender.to_owned()));
+                    }
+                    Admission::Seen(id) => {
+                        let earlier = stored.iter().find(|l| l.0 == id);
+                        prop_assert!(earlier.is_some_and(|l| same(&l)), "seen as the wrong letter");
+                    }
+                }
+            }
+            let rows: i64 = tx
+                .conn()
+                .query_row("SELECT count(*) FROM letters_in", [], |row| row.get(0))
+                .unwrap();
+            prop_assert_eq!(rows, stored.len() as i64);
+        }
+
+        /// The delay never shrinks as failures mount, and stays between a minute and an hour.
+        #[test]
+        fn retry_delay_grows_and_stays_within_an_hour(failures in 0u32..1000) {
+            let delay = retry_delay(failures);
+            prop_assert!(delay >= TimeDelta::minutes(1) && delay <= TimeDelta::hours(1));
+            prop_assert!(retry_delay(failures + 1) >= delay);
+        }
+    }
+}
