@@ -347,6 +347,8 @@ impl Store {
             source,
         };
         let conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
+        // Before anything else touches the file: another process may hold a lock on it.
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(open_error)?;
         // WAL: readers (the CLI) never block the daemon's writes. It persists in the file.
         let mode: String = conn
             .pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))
@@ -362,7 +364,7 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens a fresh database in memory, migrated (tests, `--once` dry runs).
+    /// Opens a fresh database in memory, migrated (tests; nothing is kept).
     ///
     /// # Errors
     /// As [`Store::from_connection`].
@@ -493,7 +495,12 @@ impl Store {
     /// the game, queues the outgoing letters, fires notices, records decisions, advances the
     /// mailbox state — and returns the letter's [`Outcome`] with its own value. The outcome is
     /// recorded with `now` as the processing time and everything is committed together. When
-    /// `f` fails nothing at all is kept, not even the letter.
+    /// `f` fails nothing at all is kept, not even the letter: store it again with an outcome
+    /// of [`Outcome::SetAside`] (a handler that returns it without judging), so that a letter
+    /// that trips a bug is archived rather than retried forever.
+    ///
+    /// A seen letter writes nothing, not even the mailbox state: when an IMAP letter was
+    /// stored but not yet moved before a crash, advance [`Tx::set_mailbox_state`] on its own.
     ///
     /// # Errors
     /// `f`'s error, or a [`StoreError`] from storing the letter or committing.
