@@ -201,6 +201,22 @@ pub struct LetterOut {
     pub gave_up_at: Option<DateTime<Utc>>,
 }
 
+/// How the mail stands, for the daemon's log and the tests: nothing lost means `waiting`
+/// comes back to 0 once the mail server is back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MailSummary {
+    /// Letters received and stored.
+    pub received: u32,
+    /// Outgoing letters sent.
+    pub sent: u32,
+    /// Outgoing letters waiting to be sent (due now or later).
+    pub waiting: u32,
+    /// Of those waiting, the ones that failed at least once.
+    pub failing: u32,
+    /// Outgoing letters abandoned after a permanent failure.
+    pub given_up: u32,
+}
+
 /// How long to wait after the `failures`-th failed attempt to send a letter: 1 minute, then
 /// 2, 4, 8 … doubling, never more than an hour (a mail server down for a day is retried
 /// hourly, and nothing is lost).
@@ -463,6 +479,28 @@ impl Tx<'_> {
             )
             .during(|| "read when the next letter is due".to_owned())
             .map(|m| m.map(|m| m.0))
+    }
+
+    /// Counts the letters in and out, by where they stand.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn mail_summary(&self) -> Result<MailSummary> {
+        self.conn()
+            .query_row(
+                "SELECT (SELECT count(*) FROM letters_in),                  count(sent_at),                  count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL),                  count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL AND attempts > 0),                  count(gave_up_at)                  FROM letters_out",
+                [],
+                |row| {
+                    Ok(MailSummary {
+                        received: row.get(0)?,
+                        sent: row.get(1)?,
+                        waiting: row.get(2)?,
+                        failing: row.get(3)?,
+                        given_up: row.get(4)?,
+                    })
+                },
+            )
+            .during(|| "count the letters".to_owned())
     }
 
     /// Marks a letter sent at `at`. Marking it again keeps the first time.

@@ -39,7 +39,8 @@ pub use games::{
 };
 pub use ledger::{Break, Decision, MailboxState, NewBreak, NewDecision, Notice};
 pub use letters::{
-    Admission, LetterIn, LetterOut, NewLetterIn, NewLetterOut, Outcome, Processed, retry_delay,
+    Admission, LetterIn, LetterOut, MailSummary, NewLetterIn, NewLetterOut, Outcome, Processed,
+    retry_delay,
 };
 pub use migrations::MIGRATIONS;
 

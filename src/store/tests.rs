@@ -687,8 +687,28 @@ fn the_outbox_retries_with_backoff_until_sent() {
     assert_eq!(due[0].id, a);
     assert_eq!(due[0].message_id, "a@zaochka");
 
+    assert_eq!(
+        tx.mail_summary().unwrap(),
+        MailSummary {
+            received: 0,
+            sent: 1,
+            waiting: 1,
+            failing: 1,
+            given_up: 0
+        }
+    );
     tx.give_up(a, "550 no such user", now + TimeDelta::minutes(3))
         .unwrap();
+    assert_eq!(
+        tx.mail_summary().unwrap(),
+        MailSummary {
+            received: 0,
+            sent: 1,
+            waiting: 0,
+            failing: 0,
+            given_up: 1
+        }
+    );
     assert!(
         tx.due_outgoing(now + TimeDelta::days(1), 10)
             .unwrap()
