@@ -311,3 +311,40 @@ fn a_reader_sees_a_snapshot_and_keeps_no_writes() {
         "a new read sees the commit; the write was not kept"
     );
 }
+
+#[test]
+fn a_backup_taken_beside_a_running_daemon_holds_only_what_was_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zaochka.sqlite");
+    let backup = dir.path().join("backup.sqlite");
+    let mut daemon = Store::open(&path).unwrap();
+    add_tournament(&mut daemon, "СТ-2026");
+    let cli = Store::open_existing(&path).unwrap();
+    // The daemon is in the middle of a letter when the organiser takes the backup.
+    let tx = daemon.transaction().unwrap();
+    tx.courtesy_once(
+        "x@example.org",
+        day("2026-10-02"),
+        at("2026-10-02T00:00:00Z"),
+    )
+    .unwrap();
+    cli.backup(&backup).unwrap();
+    tx.commit().unwrap();
+
+    let restored = Store::open_existing(&backup).unwrap();
+    let (has_tournament, courtesy_free) = restored
+        .read(|tx| {
+            Ok::<_, StoreError>((
+                tx.find_tournament("СТ-2026")?.is_some(),
+                // Claimable again in the copy: the daemon had not committed it.
+                tx.courtesy_once(
+                    "x@example.org",
+                    day("2026-10-02"),
+                    at("2026-10-02T00:00:00Z"),
+                )?,
+            ))
+        })
+        .unwrap();
+    assert!(has_tournament);
+    assert!(courtesy_free, "an uncommitted change is not in the backup");
+}

@@ -446,7 +446,8 @@ impl Tx<'_> {
     }
 
     /// Up to `limit` letters waiting to be sent whose next attempt is due at `now`, oldest
-    /// due first.
+    /// due first. On a transient failure, stop the batch ([`Tx::mark_failed`] the letter) and
+    /// come back at [`Tx::next_outgoing_at`], so that a partner's moves arrive in order.
     ///
     /// # Errors
     /// [`StoreError::Sql`] on failure.

@@ -525,24 +525,39 @@ impl Store {
         Ok(Processed::New { id, value })
     }
 
-    /// Copies the whole database to the file `to` with SQLite's online backup API, while the
-    /// daemon goes on working. The copy is a complete database: open it with [`Store::open`]
+    /// Copies the whole database to the file `to` (replacing what it held) with SQLite's
+    /// online backup API, while the daemon goes on working: the copy holds every committed
+    /// transaction up to the moment it was taken. Any connection can take it, e.g. the
+    /// CLI's beside the daemon's. The copy is a complete database: open it with [`Store::open`]
     /// (or put it in place of the database file while zaochka is stopped) to restore.
     ///
     /// # Errors
     /// [`StoreError::Backup`] when the file cannot be written or the copy fails.
     pub fn backup(&self, to: impl AsRef<Path>) -> Result<()> {
+        use rusqlite::backup::{Backup, StepResult};
+        const TRIES: u32 = 50;
+        const PAUSE: Duration = Duration::from_millis(100);
+
         let to = to.as_ref();
-        self.conn
-            .backup(
-                rusqlite::MAIN_DB,
-                to,
-                None::<fn(rusqlite::backup::Progress)>,
-            )
-            .map_err(|source| StoreError::Backup {
-                path: to.to_owned(),
-                source,
-            })
+        let error = |source| StoreError::Backup {
+            path: to.to_owned(),
+            source,
+        };
+        let mut copy = Connection::open(to).map_err(error)?;
+        let backup = Backup::new(&self.conn, &mut copy).map_err(error)?;
+        // All pages in one step: one consistent snapshot, which in WAL mode does not hold up
+        // the daemon's writes (a step at a time would start over after each of them).
+        for _ in 0..TRIES {
+            match backup.step(-1).map_err(error)? {
+                StepResult::Done => return Ok(()),
+                // More (cannot be after -1), Busy, Locked: another connection's lock.
+                _ => std::thread::sleep(PAUSE),
+            }
+        }
+        Err(error(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            Some(format!("still busy after {TRIES} tries")),
+        )))
     }
 }
 
