@@ -576,9 +576,16 @@ fn user_version(conn: &Connection) -> Result<i64> {
 /// [`StoreError::Migration`] when one fails (then none is kept); [`StoreError::Sql`] when the
 /// transaction cannot begin or commit.
 pub fn migrate(conn: &mut Connection) -> Result<usize> {
+    // Up to date (every open but the first after an upgrade): no write lock needed, so the
+    // CLI opening the database never waits for the daemon.
+    let found = user_version(conn)?;
+    if found == MIGRATIONS.len() as i64 {
+        return Ok(0);
+    }
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Exclusive)
         .during(|| "begin the migration transaction".to_owned())?;
+    // Read again under the lock: another process may have migrated meanwhile.
     let found = user_version(&tx)?;
     let known = MIGRATIONS.len();
     let done = usize::try_from(found).map_err(|_| StoreError::Invalid {
@@ -593,6 +600,10 @@ pub fn migrate(conn: &mut Connection) -> Result<usize> {
         tx.execute_batch(sql)
             .and_then(|()| tx.pragma_update(None, "user_version", version as i64))
             .map_err(|source| StoreError::Migration { version, source })?;
+    }
+    if done == known {
+        // Another process migrated while this one waited for the lock.
+        return Ok(0);
     }
     // A migration that rebuilt a table must not leave a dangling reference behind.
     let broken: Option<String> = tx
