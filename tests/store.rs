@@ -348,3 +348,58 @@ fn a_backup_taken_beside_a_running_daemon_holds_only_what_was_committed() {
     assert!(has_tournament);
     assert!(courtesy_free, "an uncommitted change is not in the backup");
 }
+
+#[test]
+fn the_outbox_and_fired_notices_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zaochka.sqlite");
+    let due_day = day("2026-11-11");
+    let game = {
+        let mut store = Store::open(&path).unwrap();
+        add_tournament(&mut store, "СТ-2026");
+        store
+            .with_transaction(|tx| {
+                let t = tx.find_tournament("СТ-2026")?.unwrap();
+                let game = tx.find_game(t.id, 1)?.unwrap();
+                assert!(tx.fire_notice_once(
+                    game.id,
+                    "repeat",
+                    due_day,
+                    Some(game.black),
+                    at("2026-11-11T00:01:00Z")
+                )?);
+                tx.queue(
+                    &NewLetterOut {
+                        message_id: "<repeat-1@zaochka>",
+                        kind: "repeat",
+                        game: Some(game.id),
+                        in_reply_to: None,
+                        envelope_from: "zaochka@localhost",
+                        recipients: &["kozlov@example.org".to_owned()],
+                        raw: b"10.3.4",
+                    },
+                    at("2026-11-11T00:01:00Z"),
+                )?;
+                Ok::<_, StoreError>(game)
+            })
+            .unwrap()
+        // The mail server is down; then the daemon is stopped.
+    };
+    let mut store = Store::open_existing(&path).unwrap();
+    store
+        .with_transaction(|tx| {
+            let due = tx.due_outgoing(at("2026-12-01T00:00:00Z"), 10)?;
+            assert_eq!(due.len(), 1, "the letter waits for the restarted daemon");
+            assert_eq!(due[0].message_id, "repeat-1@zaochka");
+            // The sweep after the restart asks again: the repeat is not sent twice.
+            assert!(!tx.fire_notice_once(
+                game.id,
+                "repeat",
+                due_day,
+                Some(game.black),
+                at("2026-12-01T00:00:00Z")
+            )?);
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+}
