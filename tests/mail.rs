@@ -336,7 +336,8 @@ async fn a_certificate_for_another_name_is_a_permanent_tls_error() {
         .send(&mail)
         .await
         .unwrap_err();
-    assert!(!err.is_transient(), "{err}");
+    assert!(matches!(err, MailError::Tls { .. }), "{err}");
+    assert!(!err.is_transient());
 }
 
 #[tokio::test]
