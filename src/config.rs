@@ -59,6 +59,8 @@ pub enum Language {
 
 /// The transport of the tournament mailbox.
 #[derive(Debug, Clone, PartialEq)]
+// one value per process: the size difference costs nothing
+#[allow(clippy::large_enum_variant)]
 pub enum Transport {
     /// The embedded default: Maildir folders, no server.
     Maildir(MaildirConfig),
