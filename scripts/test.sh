@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README): every test, the end-to-end ones included.
 #
-# usage: bash scripts/test.sh [CARGO TEST ARGS...]     e.g. bash scripts/test.sh mail::
+# usage: bash scripts/test.sh [CARGO TEST ARGS...] [-- HARNESS ARGS...]
+#        e.g. bash scripts/test.sh --test main mail -- --nocapture
 #
 # Starts a private Dovecot + Postfix on loopback (scripts/mailstack/up.sh installs Debian's
 # packages when they are missing; needs root, or sudo) in a fresh directory under /tmp,
@@ -65,8 +66,14 @@ set -a
 set +a
 export MAILSTACK_REQUIRED=1
 
+# arguments before a "--" go to cargo, after it to the test harness
+cargo_args=() harness_args=() after_dashes=0
+for a in "$@"; do
+  if [ "$after_dashes" = 0 ] && [ "$a" = "--" ]; then after_dashes=1; continue; fi
+  if [ "$after_dashes" = 0 ]; then cargo_args+=("$a"); else harness_args+=("$a"); fi
+done
 rc=0
-cargo test --locked "$@" -- --include-ignored || rc=$?
+cargo test --locked "${cargo_args[@]}" -- --include-ignored "${harness_args[@]}" || rc=$?
 if [ "$rc" != 0 ]; then
   for f in "$DIR/log/postfix.log" "$DIR/log/dovecot.log"; do
     echo "----- last lines of $f" >&2

@@ -336,7 +336,8 @@ async fn a_certificate_for_another_name_is_a_permanent_tls_error() {
         .send(&mail)
         .await
         .unwrap_err();
-    assert!(!err.is_transient(), "{err}");
+    assert!(matches!(err, MailError::Tls { .. }), "{err}");
+    assert!(!err.is_transient());
 }
 
 #[tokio::test]
@@ -505,4 +506,78 @@ async fn latency_from_smtp_send_to_imap_fetch_with_idle_is_about_half_a_second()
         samples
     );
     assert!(median < Duration::from_secs(3), "median {median:?}");
+}
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn transports_recover_after_the_servers_are_stopped_and_started_again() {
+    let Some(private) = crate::support::PrivateStack::start("restart") else {
+        return;
+    };
+    let stack = &private.stack;
+    let user = "box01@tests.test";
+    let mut inbox = ImapInbox::new(stack.imap(user, TlsMode::StartTls)).unwrap();
+    let mut outbox = SmtpOutbox::new(stack.smtp(user, TlsMode::StartTls)).unwrap();
+    let first = letter(
+        "alice@players.test",
+        user,
+        &unique_message_id("before"),
+        "utf-8",
+        b"1",
+    );
+    outbox.send(&first).await.unwrap();
+    fetch_until(&mut inbox, &first.message_id).await;
+
+    // SMTP down: sending fails, and says it is worth retrying
+    private.stop_smtp();
+    let during = letter(
+        "alice@players.test",
+        user,
+        &unique_message_id("during"),
+        "utf-8",
+        b"2",
+    );
+    let err = outbox.send(&during).await.unwrap_err();
+    assert!(err.is_transient(), "{err}");
+
+    // everything down: IMAP fails transiently too
+    private.stop();
+    let err = inbox.fetch_new().await.unwrap_err();
+    assert!(err.is_transient(), "{err}");
+
+    // back up: the same transports reconnect by themselves, and nothing was lost
+    private.restart();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        match outbox.send(&during).await {
+            Ok(()) => break,
+            Err(e) if e.is_transient() && Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("send after restart: {e}"),
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut ids = Vec::new();
+    while ids.len() < 2 {
+        match inbox.fetch_new().await {
+            Ok(letters) => {
+                for m in letters {
+                    for wanted in [&first.message_id, &during.message_id] {
+                        if contains(&m.raw, format!("<{wanted}>").as_bytes())
+                            && !ids.contains(wanted)
+                        {
+                            ids.push(wanted.clone());
+                        }
+                    }
+                }
+            }
+            Err(e) => assert!(e.is_transient(), "{e}"),
+        }
+        assert!(
+            Instant::now() < deadline,
+            "after the restart only {ids:?} arrived"
+        );
+        let _ = inbox.wait_for_mail(Duration::from_millis(500)).await;
+    }
 }

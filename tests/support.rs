@@ -177,3 +177,133 @@ pub fn letter(from: &str, to: &str, message_id: &str, charset: &str, body: &[u8]
         message_id: message_id.to_owned(),
     }
 }
+
+/// A mail stack of one test's own (its own directory and ports), for tests that stop and
+/// restart the servers, which would disturb every other test on the shared stack. Needs root
+/// and the packages, like the shared one; stopped and deleted on drop.
+#[derive(Debug)]
+pub struct PrivateStack {
+    /// How to reach it.
+    pub stack: MailStack,
+    dir: PathBuf,
+}
+
+impl PrivateStack {
+    /// Starts a private stack on the first free port base of 41000, 42000, ... 49000.
+    /// `None` (skip) when there is no shared stack either, i.e. not under `scripts/test.sh`;
+    /// a failure to start is a panic.
+    pub fn start(tag: &str) -> Option<Self> {
+        MailStack::from_env()?;
+        let dir = PathBuf::from(format!("/tmp/zaochka-{tag}-{}", std::process::id()));
+        for base in (41_000..=49_000).step_by(1000) {
+            let free = [25, 143, 465, 587, 993]
+                .iter()
+                .all(|o| std::net::TcpListener::bind(("127.0.0.1", base + o)).is_ok());
+            if !free {
+                continue;
+            }
+            let out = script("up.sh")
+                .arg(&dir)
+                .env("MAILSTACK_PORT_BASE", base.to_string())
+                .env("MAILSTACK_QUIET", "1")
+                .output()
+                .expect("run scripts/mailstack/up.sh");
+            if !out.status.success() {
+                eprintln!(
+                    "private stack on {base}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let _ = down(&dir, false);
+                continue;
+            }
+            let env = String::from_utf8_lossy(&out.stdout);
+            let get = |k: &str| {
+                env.lines()
+                    .find_map(|l| l.strip_prefix(&format!("{k}=")))
+                    .map(|v| v.trim_matches('"').to_owned())
+                    .unwrap_or_else(|| panic!("{k} missing from up.sh's output"))
+            };
+            let port = |k: &str| get(k).parse().expect("a port");
+            let stack = MailStack {
+                host: get("MAILSTACK_HOST"),
+                tls_name: get("MAILSTACK_TLS_NAME"),
+                ca_cert: get("MAILSTACK_CA_CERT").into(),
+                imap: port("MAILSTACK_IMAP_PORT"),
+                imaps: port("MAILSTACK_IMAPS_PORT"),
+                smtp: port("MAILSTACK_SMTP_PORT"),
+                submission: port("MAILSTACK_SUBMISSION_PORT"),
+                smtps: port("MAILSTACK_SMTPS_PORT"),
+                users: get("MAILSTACK_USERS")
+                    .split_whitespace()
+                    .filter_map(|up| up.split_once(':'))
+                    .map(|(u, pw)| (u.to_owned(), pw.to_owned()))
+                    .collect(),
+            };
+            return Some(PrivateStack { stack, dir });
+        }
+        panic!("could not start a private mail stack on any port base 41000..49000");
+    }
+
+    /// Stops Postfix only (SMTP down, IMAP up).
+    pub fn stop_smtp(&self) {
+        let status = std::process::Command::new("postfix")
+            .arg("-c")
+            .arg(self.dir.join("postfix"))
+            .arg("stop")
+            .output()
+            .expect("run postfix stop");
+        assert!(status.status.success(), "postfix stop: {status:?}");
+    }
+
+    /// Stops both servers (connections drop).
+    pub fn stop(&self) {
+        assert!(down(&self.dir, false), "down.sh failed");
+    }
+
+    /// Starts what is stopped again (up.sh restarts the whole stack when a part is down).
+    pub fn restart(&self) {
+        let out = script("up.sh")
+            .arg(&self.dir)
+            .env("MAILSTACK_PORT_BASE", (self.stack.smtp - 25).to_string())
+            .env("MAILSTACK_QUIET", "1")
+            .output()
+            .expect("run scripts/mailstack/up.sh");
+        assert!(
+            out.status.success(),
+            "up.sh: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for PrivateStack {
+    fn drop(&mut self) {
+        let _ = down(&self.dir, true);
+    }
+}
+
+/// `bash scripts/mailstack/NAME` without the shared stack's variables (which would override
+/// the private stack's ports and directory).
+fn script(name: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("scripts/mailstack")
+            .join(name),
+    );
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("MAILSTACK_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd
+}
+
+fn down(dir: &std::path::Path, purge: bool) -> bool {
+    let mut cmd = script("down.sh");
+    cmd.arg(dir);
+    if purge {
+        cmd.arg("--purge");
+    }
+    cmd.output().map(|o| o.status.success()).unwrap_or(false)
+}

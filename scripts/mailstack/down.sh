@@ -63,9 +63,19 @@ else
   t0=$(date +%s%N)
   kill -TERM $MASTERS 2>/dev/null
   rc=0
+  termed=""
   for _ in $(seq 1 200); do                # 10 s
     alive=""
-    for m in $MASTERS; do [ -n "$(session_pids "$m")" ] && alive="$alive $m"; done
+    for m in $MASTERS; do
+      left="$(session_pids "$m")"
+      [ -n "$left" ] || continue
+      alive="$alive $m"
+      # Once a master is gone, what is left of its session gets SIGTERM once: an IMAP
+      # process with a client still connected otherwise lingers for about 10 s.
+      if ! kill -0 "$m" 2>/dev/null && [[ " $termed " != *" $m "* ]]; then
+        kill -TERM $left 2>/dev/null; termed="$termed $m"
+      fi
+    done
     [ -z "$alive" ] && break
     sleep 0.05
   done

@@ -237,6 +237,7 @@ impl ImapInbox {
     fn imap_error(&self, command: &str, e: ImapError) -> MailError {
         let transient = match &e {
             ImapError::Io(_) | ImapError::ConnectionLost | ImapError::Parse(_) => true,
+            // RFC 5530 codes for "try again later" (e.g. the server's auth process is down)
             ImapError::No(text) | ImapError::Bad(text) => {
                 text.contains("[INUSE]") || text.contains("[UNAVAILABLE]")
             }
@@ -355,7 +356,9 @@ impl ImapInbox {
         let login = client.login(&self.settings.user, self.settings.password.expose());
         let mut session = match tokio::time::timeout(t, login).await {
             Err(_) => return Err(self.timeout_error("LOGIN")),
-            Ok(Err((ImapError::No(reason) | ImapError::Bad(reason), _))) => {
+            Ok(Err((ImapError::No(reason) | ImapError::Bad(reason), _)))
+                if !reason.contains("[UNAVAILABLE]") && !reason.contains("[INUSE]") =>
+            {
                 return Err(MailError::Auth {
                     server,
                     user: self.settings.user.clone(),

@@ -160,6 +160,65 @@ pub trait Outbox {
     fn send(&mut self, mail: &OutgoingMail) -> impl Future<Output = Result<(), MailError>> + Send;
 }
 
+/// Any of the inboxes, chosen at run time (the traits' `impl Future` methods are not
+/// object-safe, so the daemon takes this instead of a `Box<dyn Inbox>`).
+#[derive(Debug)]
+pub enum AnyInbox {
+    /// The embedded Maildir.
+    Maildir(maildir::Maildir),
+    /// A real mailbox over IMAP.
+    Imap(Box<imap::ImapInbox>),
+    /// Tests.
+    Memory(memory::MemoryMailbox),
+}
+
+impl Inbox for AnyInbox {
+    async fn fetch_new(&mut self) -> Result<Vec<IncomingMail>, MailError> {
+        match self {
+            AnyInbox::Maildir(m) => m.fetch_new().await,
+            AnyInbox::Imap(m) => m.fetch_new().await,
+            AnyInbox::Memory(m) => m.fetch_new().await,
+        }
+    }
+
+    async fn mark_processed(&mut self, id: &MailId) -> Result<(), MailError> {
+        match self {
+            AnyInbox::Maildir(m) => m.mark_processed(id).await,
+            AnyInbox::Imap(m) => m.mark_processed(id).await,
+            AnyInbox::Memory(m) => m.mark_processed(id).await,
+        }
+    }
+
+    async fn wait_for_mail(&mut self, max: Duration) -> Result<(), MailError> {
+        match self {
+            AnyInbox::Maildir(m) => m.wait_for_mail(max).await,
+            AnyInbox::Imap(m) => m.wait_for_mail(max).await,
+            AnyInbox::Memory(m) => m.wait_for_mail(max).await,
+        }
+    }
+}
+
+/// Any of the outboxes, chosen at run time.
+#[derive(Debug)]
+pub enum AnyOutbox {
+    /// The embedded Maildir (`outbox/new`).
+    Maildir(maildir::Maildir),
+    /// A real server over SMTP.
+    Smtp(Box<smtp::SmtpOutbox>),
+    /// Tests.
+    Memory(memory::MemoryMailbox),
+}
+
+impl Outbox for AnyOutbox {
+    async fn send(&mut self, mail: &OutgoingMail) -> Result<(), MailError> {
+        match self {
+            AnyOutbox::Maildir(m) => m.send(mail).await,
+            AnyOutbox::Smtp(m) => m.send(mail).await,
+            AnyOutbox::Memory(m) => m.send(mail).await,
+        }
+    }
+}
+
 /// Errors of the mail transports. [`MailError::is_transient`] tells the daemon whether to
 /// back off and retry or to give up on the letter or the configuration.
 #[derive(Debug, thiserror::Error)]
@@ -413,6 +472,36 @@ mod tests {
             source: std::io::ErrorKind::NotFound.into(),
         };
         assert!(!missing.is_transient());
+    }
+
+    #[tokio::test]
+    async fn any_inbox_and_outbox_run_on_a_spawned_task() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = maildir::Maildir::open(dir.path()).unwrap();
+        maildir
+            .deliver_to_inbox(b"Subject: x\r\n\r\ny\r\n")
+            .unwrap();
+        let mut inbox = AnyInbox::Maildir(maildir.clone());
+        let mut outbox = AnyOutbox::Maildir(maildir);
+        let task = tokio::spawn(async move {
+            let letters = inbox.fetch_new().await?;
+            let mail = OutgoingMail {
+                envelope_from: "zaochka@localhost".into(),
+                recipients: vec!["a@b.test".into()],
+                raw: letters[0].raw.clone(),
+                message_id: "echo@zaochka".into(),
+            };
+            outbox.send(&mail).await?;
+            inbox.mark_processed(&letters[0].id).await?;
+            inbox.fetch_new().await
+        });
+        assert!(task.await.unwrap().unwrap().is_empty());
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("outbox/new"))
+                .unwrap()
+                .count(),
+            1
+        );
     }
 
     #[test]
