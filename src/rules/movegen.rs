@@ -141,25 +141,30 @@ fn ray_fill<G: Geo>(kings: u64, empty: u64, d: i32) -> u64 {
     fill
 }
 
-/// Whether the side to move has a capture.
-#[inline]
-pub(crate) fn has_capture<G: Geo>(bb: &Bb, white: bool) -> bool {
+/// The men of the side to move that can capture, and whether any of its kings can.
+#[inline(always)]
+fn capturers<G: Geo>(bb: &Bb, white: bool) -> (u64, bool) {
     let (me, opp) = sides(bb, white);
     let empty = G::VALID & !(me | opp);
     let men = me & !bb.kings;
     let kings = me & bb.kings;
+    let mut men_cap = 0u64;
+    let mut kings_cap = false;
     for d in G::DIRS {
-        if step::<G>(step::<G>(men, d) & opp, d) & empty != 0 {
-            return true;
-        }
-        if kings != 0 {
+        men_cap |= step::<G>(step::<G>(empty, -d) & opp, -d) & men;
+        if kings != 0 && !kings_cap {
             let reach = ray_fill::<G>(kings, empty, d) | kings;
-            if step::<G>(step::<G>(reach, d) & opp, d) & empty != 0 {
-                return true;
-            }
+            kings_cap = step::<G>(step::<G>(reach, d) & opp, d) & empty != 0;
         }
     }
-    false
+    (men_cap, kings_cap)
+}
+
+/// Whether the side to move has a capture.
+#[inline]
+pub(crate) fn has_capture<G: Geo>(bb: &Bb, white: bool) -> bool {
+    let (men, kings) = capturers::<G>(bb, white);
+    men != 0 || kings
 }
 
 struct Captures<'a, G: Geo, S: Sink> {
@@ -275,12 +280,24 @@ impl<G: Geo, S: Sink> Captures<'_, G, S> {
 
 /// Generates every legal move of the side to move into `sink` (captures: every route).
 pub(crate) fn generate<G: Geo, S: Sink>(bb: &Bb, white: bool, sink: &mut S) {
+    let (men_cap, kings_cap) = capturers::<G>(bb, white);
+    generate_with::<G, S>(bb, white, sink, men_cap, kings_cap);
+}
+
+#[inline(always)]
+fn generate_with<G: Geo, S: Sink>(
+    bb: &Bb,
+    white: bool,
+    sink: &mut S,
+    men_cap: u64,
+    kings_cap: bool,
+) {
     let (me, opp) = sides(bb, white);
     let empty = G::VALID & !(me | opp);
     let men = me & !bb.kings;
     let kings = me & bb.kings;
     let crown = crown_row::<G>(white);
-    if has_capture::<G>(bb, white) {
+    if men_cap != 0 || kings_cap {
         let mut c = Captures::<G, S> {
             opp,
             empty,
@@ -292,7 +309,7 @@ pub(crate) fn generate<G: Geo, S: Sink>(bb: &Bb, white: bool, sink: &mut S) {
             sink,
             _g: PhantomData,
         };
-        let mut m = men;
+        let mut m = men_cap;
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
@@ -300,7 +317,7 @@ pub(crate) fn generate<G: Geo, S: Sink>(bb: &Bb, white: bool, sink: &mut S) {
             c.empty = empty | (1u64 << sq);
             c.man(sq, 0);
         }
-        let mut k = kings;
+        let mut k = if kings_cap { kings } else { 0 };
         while k != 0 {
             let sq = k.trailing_zeros();
             k &= k - 1;
@@ -337,9 +354,10 @@ pub(crate) fn generate<G: Geo, S: Sink>(bb: &Bb, white: bool, sink: &mut S) {
 /// scratch space.
 #[inline]
 pub(crate) fn count_moves<G: Geo>(bb: &Bb, white: bool, buf: &mut Vec<CMove>) -> u64 {
-    if has_capture::<G>(bb, white) {
+    let (men_cap, kings_cap) = capturers::<G>(bb, white);
+    if men_cap != 0 || kings_cap {
         buf.clear();
-        generate::<G, _>(bb, white, &mut DistinctSink(buf));
+        generate_with::<G, _>(bb, white, &mut DistinctSink(buf), men_cap, kings_cap);
         return buf.len() as u64;
     }
     let (me, opp) = sides(bb, white);
