@@ -1,0 +1,248 @@
+//! A position: the pieces, the side to move and the game whose rules apply.
+
+use super::board::{Geo, bit_for, square_for};
+use super::movegen::{self, Bb, CMove, Route, RouteSink};
+use super::{Color, Move, Outcome, Piece, Square, Variant};
+
+/// Runs `$body` with `$G` bound to the geometry type of `$variant`.
+macro_rules! with_geo {
+    ($variant:expr, $G:ident => $body:expr) => {
+        match $variant {
+            $crate::rules::Variant::Hundred => {
+                type $G = $crate::rules::board::G10;
+                $body
+            }
+            $crate::rules::Variant::Russian | $crate::rules::Variant::Giveaway => {
+                type $G = $crate::rules::board::G8;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_geo;
+
+/// A position of one of the three games: where every piece stands and who moves.
+///
+/// Built from the start ([`Position::start`]) or a FEN ([`Position::from_fen`]); a FEN that
+/// describes no legal set-up is an error, so a `Position` always holds a sane board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) variant: Variant,
+    pub(crate) side: Color,
+    pub(crate) bb: Bb,
+}
+
+impl Position {
+    /// The start position: 12 men each on 8x8 (White 21-32), 20 each on 10x10 (White
+    /// 31-50), White to move.
+    pub fn start(variant: Variant) -> Position {
+        let size = variant.board_size();
+        let n = size / 2;
+        let rows = if size == 8 { 3 } else { 4 };
+        let total = variant.square_count();
+        let mut bb = Bb::default();
+        for s in 0..rows * n {
+            bb.black |= 1u64 << bit_for(size, s);
+        }
+        for s in total - rows * n..total {
+            bb.white |= 1u64 << bit_for(size, s);
+        }
+        Position {
+            variant,
+            side: Color::White,
+            bb,
+        }
+    }
+
+    /// An empty board (for building positions piece by piece with [`Position::put`]).
+    pub fn empty(variant: Variant, side: Color) -> Position {
+        Position {
+            variant,
+            side,
+            bb: Bb::default(),
+        }
+    }
+
+    /// The game.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn size(&self) -> u8 {
+        self.variant.board_size()
+    }
+
+    fn bit(&self, sq: Square) -> Option<u64> {
+        (sq.board_size() == self.size()).then(|| 1u64 << bit_for(self.size(), sq.index()))
+    }
+
+    pub(crate) fn square_of_bit(&self, bit: u32) -> Square {
+        let size = self.size();
+        // The generator only yields bits of real squares.
+        let s = square_for(size, bit).unwrap_or(0);
+        Square::from_number(size, s + 1).unwrap_or_else(|| unreachable_square(size))
+    }
+
+    /// The piece on a square (`None` for an empty square or a square of the other board).
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, Piece)> {
+        let b = self.bit(sq)?;
+        let piece = if self.bb.kings & b != 0 {
+            Piece::King
+        } else {
+            Piece::Man
+        };
+        if self.bb.white & b != 0 {
+            Some((Color::White, piece))
+        } else if self.bb.black & b != 0 {
+            Some((Color::Black, piece))
+        } else {
+            None
+        }
+    }
+
+    /// Puts a piece on a square (replacing whatever stood there); ignores a square of the
+    /// other board.
+    pub fn put(&mut self, sq: Square, piece: Option<(Color, Piece)>) {
+        let Some(b) = self.bit(sq) else { return };
+        self.bb.white &= !b;
+        self.bb.black &= !b;
+        self.bb.kings &= !b;
+        if let Some((color, kind)) = piece {
+            match color {
+                Color::White => self.bb.white |= b,
+                Color::Black => self.bb.black |= b,
+            }
+            if kind == Piece::King {
+                self.bb.kings |= b;
+            }
+        }
+    }
+
+    /// Every piece: square, colour and kind, by square number.
+    pub fn pieces(&self) -> Vec<(Square, Color, Piece)> {
+        let size = self.size();
+        (1..=self.variant.square_count())
+            .filter_map(|n| {
+                let sq = Square::from_number(size, n)?;
+                self.piece_at(sq).map(|(c, p)| (sq, c, p))
+            })
+            .collect()
+    }
+
+    /// How many pieces of a kind a side has.
+    pub fn count(&self, color: Color, piece: Piece) -> u32 {
+        let mine = match color {
+            Color::White => self.bb.white,
+            Color::Black => self.bb.black,
+        };
+        match piece {
+            Piece::King => (mine & self.bb.kings).count_ones(),
+            Piece::Man => (mine & !self.bb.kings).count_ones(),
+        }
+    }
+
+    fn routes(&self) -> Vec<Route> {
+        let mut sink = RouteSink(Vec::new());
+        let white = self.side == Color::White;
+        with_geo!(self.variant, G => movegen::generate::<G, _>(&self.bb, white, &mut sink));
+        sink.0
+    }
+
+    /// Every legal move, each capture route separately (two routes with the same start,
+    /// end and captured set are both listed), sorted by their full algebraic notation.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves: Vec<Move> = self
+            .routes()
+            .into_iter()
+            .map(|r| Move {
+                path: r
+                    .path
+                    .iter()
+                    .map(|&b| self.square_of_bit(u32::from(b)))
+                    .collect(),
+                captured: r
+                    .caps
+                    .iter()
+                    .map(|&b| self.square_of_bit(u32::from(b)))
+                    .collect(),
+                promotes: r.promotes,
+            })
+            .collect();
+        moves.sort_by_cached_key(|m| m.to_string());
+        moves
+    }
+
+    /// The legal moves of the piece on `sq` (10.2.10: "the piece on the named square has
+    /// exactly one move").
+    pub fn moves_from(&self, sq: Square) -> Vec<Move> {
+        self.legal_moves()
+            .into_iter()
+            .filter(|m| m.from() == sq)
+            .collect()
+    }
+
+    /// Whether the side to move must capture.
+    pub fn has_capture(&self) -> bool {
+        let white = self.side == Color::White;
+        with_geo!(self.variant, G => movegen::has_capture::<G>(&self.bb, white))
+    }
+
+    /// The number of distinct legal moves (routes with the same start, end and captured set
+    /// count once).
+    pub fn distinct_move_count(&self) -> usize {
+        let white = self.side == Color::White;
+        let mut buf = Vec::new();
+        with_geo!(self.variant, G => movegen::count_moves::<G>(&self.bb, white, &mut buf)) as usize
+    }
+
+    /// Whether the side to move has exactly one move (10.2.4, 10.3.5: a forced move);
+    /// routes with the same effect count as one.
+    pub fn is_forced(&self) -> bool {
+        self.distinct_move_count() == 1
+    }
+
+    /// The position after `mv`, which should be one of [`Position::legal_moves`] (a move
+    /// of another position gives a meaningless but sane board).
+    pub fn play(&self, mv: &Move) -> Position {
+        self.play_compact(mv.compact())
+    }
+
+    pub(crate) fn play_compact(&self, m: CMove) -> Position {
+        let white = self.side == Color::White;
+        let mut bb = movegen::apply(&self.bb, white, m);
+        let valid = with_geo!(self.variant, G => G::VALID);
+        bb.white &= valid;
+        bb.black &= valid & !bb.white;
+        bb.kings &= bb.white | bb.black;
+        Position {
+            variant: self.variant,
+            side: self.side.opponent(),
+            bb,
+        }
+    }
+
+    /// The game's end by the rules of play: the side to move has no piece or no move and
+    /// loses — or, in give-away, wins. `None` while the game goes on. Draw rules need the
+    /// history: see [`super::GameRecord`].
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.distinct_move_count() > 0 {
+            return None;
+        }
+        let winner = match self.variant {
+            Variant::Giveaway => self.side,
+            Variant::Russian | Variant::Hundred => self.side.opponent(),
+        };
+        Some(Outcome::Win(winner))
+    }
+}
+
+#[cold]
+fn unreachable_square(size: u8) -> Square {
+    // Only reached if the bit tables were wrong; square 1 exists on both boards.
+    Square::from_number(size, 1).unwrap_or_else(|| panic!("board size {size} has no square 1"))
+}

@@ -1,0 +1,5 @@
+//! Records (placeholder).
+/// x
+pub struct PdnGame;
+/// x
+pub struct RecordError;
