@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::board::Side;
 use super::judge;
 use super::model::*;
+use crate::clock::Break;
 
 /// A decision's effect: the new state and the letters to send.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -65,13 +66,18 @@ pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Rul
     let mut notices = Vec::new();
     if let Status::Suspended { side, since } = st.status {
         st.status = Status::Playing;
-        st.breaks.push(GameBreak {
-            side,
-            from: since,
-            to: day,
-            is_special: true,
-        });
-        *st.days_added.get_mut(side) -= i64::from(days_back);
+        st.breaks[side].push(Break::special(since, day, day));
+        if days_back > 0 {
+            st.penalties.push(Penalty {
+                side,
+                move_number: st.number_of_ply(st.moves.len()),
+                days: -i32::try_from(days_back).unwrap_or(i32::MAX),
+                clause: "10.3.7".to_string(),
+                reason: "days given back: no overstep".to_string(),
+                on: day,
+                is_cancelled: false,
+            });
+        }
         to_all(
             &mut notices,
             NoticeKind::OverstepRuling {
@@ -79,7 +85,7 @@ pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Rul
                 is_confirmed: false,
             },
         );
-        if let Some(fw) = st.last_forward.get(side).clone() {
+        if let Some(fw) = st.last_forward[side].clone() {
             notices.push(Notice {
                 to: Recipient::Player(side),
                 kind: NoticeKind::ForwardMove {
@@ -121,7 +127,8 @@ pub fn add_penalty(
     let mut st = state.clone();
     st.penalties.push(Penalty {
         side,
-        days,
+        move_number: st.number_of_ply(st.moves.len()),
+        days: i32::try_from(days).unwrap_or(i32::MAX),
         clause: clause.to_string(),
         reason: reason.to_string(),
         on: day,
@@ -160,16 +167,24 @@ pub fn cancel_penalty(state: &GameState, index: usize) -> Ruling {
     Ruling { state: st, notices }
 }
 
-/// Adds days to a player's total (negative: gives days back).
-pub fn add_days(state: &GameState, side: Side, days: i64, reason: &str) -> Ruling {
+/// Adds days to a player's total (negative: gives days back), e.g. after a mail outage.
+pub fn add_days(state: &GameState, side: Side, days: i32, reason: &str, day: NaiveDate) -> Ruling {
     let mut st = state.clone();
-    *st.days_added.get_mut(side) += days;
+    st.penalties.push(Penalty {
+        side,
+        move_number: st.number_of_ply(st.moves.len()),
+        days,
+        clause: "10.1.7".to_string(),
+        reason: reason.to_string(),
+        on: day,
+        is_cancelled: false,
+    });
     let mut notices = Vec::new();
     to_all(
         &mut notices,
         NoticeKind::ClockRuling {
             side,
-            days,
+            days: i64::from(days),
             clause: "10.1.7".to_string(),
             reason: reason.to_string(),
         },
@@ -180,10 +195,10 @@ pub fn add_days(state: &GameState, side: Side, days: i64, reason: &str) -> Rulin
 /// Records a break in this game: a player's announced break (checked by the tournament,
 /// 10.4.1–10.4.3) or a special break granted by the arbiter (10.4.5). No clock runs on its
 /// days (10.4.2).
-pub fn record_break(state: &GameState, grant: GameBreak) -> Ruling {
+pub fn record_break(state: &GameState, side: Side, grant: Break) -> Ruling {
     let mut st = state.clone();
-    st.breaks.push(grant.clone());
+    st.breaks[side].push(grant);
     let mut notices = Vec::new();
-    to_all(&mut notices, NoticeKind::BreakRecorded { grant });
+    to_all(&mut notices, NoticeKind::BreakRecorded { side, grant });
     Ruling { state: st, notices }
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+pub use crate::clock::Side;
 use crate::rules::{MoveText, SquareText};
 
 /// The three games zaochka runs.
@@ -52,35 +53,6 @@ impl FromStr for Variant {
             "giveaway" => Ok(Variant::Giveaway),
             _ => Err(s.to_string()),
         }
-    }
-}
-
-/// White or black: a side of the board, and so a player of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// White, who moves first.
-    White,
-    /// Black.
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::White => "white",
-            Side::Black => "black",
-        })
     }
 }
 

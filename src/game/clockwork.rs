@@ -1,247 +1,81 @@
-//! The game's clock (10.3, 10.4) computed from its ledger: thinking days of each answer,
-//! totals with penalties, the limit 50 × (⌊m/10⌋ + 1), the overstep day, and Table 2.
-//!
-//! Thinking days of an answer are the days d with received < d <= answered, none after the
-//! end-of-play date, less every day on which either player of the game is on a break
-//! (10.3.1, 10.4.2, 10.4.4). Penalty days and the arbiter's added days go to the total.
+//! The game's clock, derived: a [`Ledger`] of the `clock` module rebuilt from the game's
+//! answers, plies, penalties and breaks whenever it is needed, so the state stores each fact
+//! once and the clock's rules (10.3, 10.4) live in one place.
 
-use chrono::{Days, NaiveDate};
-use serde::Serialize;
+use chrono::NaiveDate;
 
-use super::board::Side;
-use super::model::{GameState, Penalty, Settings, Status, Times};
+use super::model::GameState;
+use crate::clock::{self, ClockSettings, Ledger, Side, TimeUsed};
 
-/// Whether a day is inside a break of either player (no clock runs on it, 10.4.2).
-pub(crate) fn is_off_day(st: &GameState, d: NaiveDate) -> bool {
-    st.breaks.iter().any(|b| b.from <= d && d <= b.to)
-}
-
-/// Thinking days between receiving a move and answering it.
-pub(crate) fn thinking_days(st: &GameState, received: NaiveDate, answered: NaiveDate) -> u32 {
-    let last = answered.min(st.end);
-    let mut d = received;
-    let mut n = 0;
-    while d < last {
-        d = d + Days::new(1);
-        if !is_off_day(st, d) {
-            n += 1;
+/// The game's clock ledger as of its present state.
+pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
+    let mut l = Ledger::new(*settings, st.start, st.end);
+    for side in [Side::White, Side::Black] {
+        if let Some(day) = st.late_start[side] {
+            l.starts[side] = day;
         }
     }
-    n
-}
-
-/// Penalty days in force against a side.
-pub(crate) fn penalty_days(st: &GameState, side: Side) -> i64 {
-    st.penalties
-        .iter()
-        .filter(|p| p.side == side && !p.is_cancelled)
-        .map(|p| i64::from(p.days))
-        .sum()
-}
-
-/// A side's total of finished answers, penalties and added days.
-pub(crate) fn total(st: &GameState, side: Side) -> i64 {
-    let answers: i64 = st
-        .answers
-        .iter()
-        .filter(|a| a.by == side)
-        .map(|a| i64::from(thinking_days(st, a.received, a.answered)))
-        .sum();
-    answers + penalty_days(st, side) + st.days_added.get(side)
-}
-
-/// Both totals as the fraction of letters (10.3.1).
-pub(crate) fn times(st: &GameState) -> Times {
-    let clamp = |v: i64| u32::try_from(v.max(0)).unwrap_or(u32::MAX);
-    Times {
-        white: clamp(total(st, Side::White)),
-        black: clamp(total(st, Side::Black)),
+    l.breaks = st.breaks.clone();
+    if st.first_mover() == Side::Black
+        && let Some(first) = l.answers.first_mut()
+    {
+        first.side = Side::Black;
     }
-}
-
-/// The most days a side may have used with its counted moves (10.3.1, 10.3.5).
-pub(crate) fn limit(st: &GameState, side: Side, settings: &Settings) -> i64 {
-    i64::from(settings.days_per_ten) * (i64::from(st.counted_moves(side)) / 10 + 1)
-}
-
-/// Whether the side's clock runs now (its move, the game in play).
-pub(crate) fn is_running(st: &GameState, side: Side) -> bool {
-    let in_play = matches!(st.status, Status::Playing | Status::Stopped { .. });
-    in_play && st.result.is_none() && st.side_to_move() == side
-}
-
-/// The days a side's pending answer has run by `today`.
-pub(crate) fn running_days(st: &GameState, side: Side, today: NaiveDate) -> u32 {
-    if is_running(st, side) {
-        thinking_days(st, st.received_by(side), today)
-    } else {
-        0
-    }
-}
-
-/// Days left before the side oversteps, at `today` (negative once overstepped).
-pub(crate) fn days_left(st: &GameState, side: Side, today: NaiveDate, settings: &Settings) -> i64 {
-    limit(st, side, settings) - total(st, side) - i64::from(running_days(st, side, today))
-}
-
-/// The first day on which the side's total would exceed its limit if no answer comes;
-/// `None` if its clock does not run or the end-of-play date comes first.
-pub(crate) fn overstep_day(st: &GameState, side: Side, settings: &Settings) -> Option<NaiveDate> {
-    if !is_running(st, side) {
-        return None;
-    }
-    let lim = limit(st, side, settings);
-    let mut used = total(st, side);
-    let mut d = st.received_by(side);
-    if used > lim {
-        return Some(d + Days::new(1));
-    }
-    while d < st.end {
-        d = d + Days::new(1);
-        if !is_off_day(st, d) {
-            used += 1;
-            if used > lim {
-                return Some(d);
+    let last = st.answers.len();
+    for (i, a) in st.answers.iter().enumerate() {
+        let mut has_answered = false;
+        for p in a.plies.clone() {
+            let m = &st.moves[p];
+            let n = st.number_of_ply(p);
+            if m.by == a.by && !has_answered {
+                // The ledger's pending answer is this side's: the states are built in turn.
+                let _ = l.answer(a.by, a.answered);
+                has_answered = true;
+            } else if m.by == a.by {
+                l.record_move(a.by, n, a.answered, true);
+            } else {
+                l.record_move(m.by, n, a.answered, !m.is_from_variant || m.is_forced);
             }
         }
-    }
-    None
-}
-
-/// One player's answer in Table 2.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct AnswerDays {
-    /// Date the partner's move was received (or the start).
-    pub received: NaiveDate,
-    /// Date answered.
-    pub answered: NaiveDate,
-    /// Thinking days.
-    pub days: u32,
-    /// Running total of thinking days after this answer (penalties apart).
-    pub total: u32,
-}
-
-/// One line of Table 2 (10.3.6): a move number and both players' answers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TimeChartRow {
-    /// The move number.
-    pub number: u32,
-    /// White's answer that made this move.
-    pub white: Option<AnswerDays>,
-    /// Black's answer that made this move.
-    pub black: Option<AnswerDays>,
-}
-
-/// Table 2 of 10.3.6 as data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TimeChart {
-    /// Each move that began an answer.
-    pub rows: Vec<TimeChartRow>,
-    /// Penalties, with clause and reason.
-    pub penalties: Vec<Penalty>,
-    /// Both totals, penalties included.
-    pub totals: Times,
-}
-
-impl TimeChart {
-    /// Table 2 of a game.
-    pub fn of(st: &GameState) -> TimeChart {
-        let mut rows: Vec<TimeChartRow> = Vec::new();
-        let mut run = Times::default();
-        for a in &st.answers {
-            let days = thinking_days(st, a.received, a.answered);
-            let total = match a.by {
-                Side::White => {
-                    run.white += days;
-                    run.white
-                }
-                Side::Black => {
-                    run.black += days;
-                    run.black
-                }
-            };
-            let ad = AnswerDays {
-                received: a.received,
-                answered: a.answered,
-                days,
-                total,
-            };
-            // The answer's own first move: skip the partner's variant moves it accepted.
-            let first = (a.plies.start..a.plies.end)
-                .find(|&p| st.moves[p].by == a.by)
-                .unwrap_or(a.plies.start);
-            let number = st.number_of_ply(first);
-            let row = match rows.iter_mut().find(|r| r.number == number) {
-                Some(r) => r,
-                None => {
-                    rows.push(TimeChartRow {
-                        number,
-                        white: None,
-                        black: None,
-                    });
-                    let last = rows.len() - 1;
-                    &mut rows[last]
-                }
-            };
-            match a.by {
-                Side::White => row.white = Some(ad),
-                Side::Black => row.black = Some(ad),
-            }
-        }
-        TimeChart {
-            rows,
-            penalties: st.penalties.clone(),
-            totals: times(st),
+        let is_over = i + 1 == last && st.result.is_some() && st.position().winner().is_some();
+        if !is_over {
+            let next = a.plies.end;
+            let _ = l.receive(st.side_of_ply(next), st.number_of_ply(next), a.answered);
         }
     }
+    for p in st.penalties.iter().filter(|p| !p.is_cancelled) {
+        l.charge(clock::Penalty {
+            side: p.side,
+            move_number: p.move_number,
+            on: p.on,
+            days: p.days,
+            clause: p.clause.clone(),
+        });
+    }
+    l
+}
 
-    /// The table as fixed-width text (Russian headers; `english` for English).
-    pub fn to_text(&self, english: bool) -> String {
-        let (h, pen, tot) = if english {
-            (
-                "move | white: received  answered   days total | black: received  answered   days total",
-                "penalties",
-                "totals",
-            )
-        } else {
-            (
-                "ход  | белые: получен    ответ      дни  итог | чёрные: получен   ответ      дни  итог",
-                "штрафы",
-                "итого",
-            )
-        };
-        let cell = |a: &Option<AnswerDays>| match a {
-            Some(a) => format!(
-                "{} {} {:>4} {:>5}",
-                a.received.format("%d.%m.%Y"),
-                a.answered.format("%d.%m.%Y"),
-                a.days,
-                a.total
-            ),
-            None => format!("{:37}", ""),
-        };
-        let mut out = format!("{h}\n");
-        for r in &self.rows {
-            out.push_str(&format!(
-                "{:>4} | {} | {}\n",
-                r.number,
-                cell(&r.white),
-                cell(&r.black)
-            ));
-        }
-        for p in self.penalties.iter().filter(|p| !p.is_cancelled) {
-            out.push_str(&format!(
-                "{pen}: {} {} ({}, {})\n",
-                p.side,
-                p.days,
-                p.clause,
-                p.on.format("%d.%m.%Y")
-            ));
-        }
-        out.push_str(&format!(
-            "{tot}: {}/{}\n",
-            self.totals.white, self.totals.black
-        ));
-        out
+/// Both totals at `day` as the fraction of letters (10.3.1).
+pub(crate) fn times(l: &Ledger, day: NaiveDate) -> TimeUsed {
+    TimeUsed {
+        white: l.total(Side::White, day),
+        black: l.total(Side::Black, day),
+    }
+}
+
+impl GameState {
+    /// The game's clock ledger (derived from the state; the clock's rules apply).
+    pub fn ledger(&self, settings: &ClockSettings) -> Ledger {
+        ledger(self, settings)
+    }
+
+    /// Both players' totals at `day`, penalties and a pending answer's running days included.
+    pub fn times(&self, settings: &ClockSettings, day: NaiveDate) -> TimeUsed {
+        times(&ledger(self, settings), day)
+    }
+
+    /// Table 2 of 10.3.6 at `day`.
+    pub fn time_chart(&self, settings: &ClockSettings, day: NaiveDate) -> clock::TimeChart {
+        ledger(self, settings).time_chart(day)
     }
 }

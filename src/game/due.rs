@@ -1,16 +1,18 @@
 //! Deadlines that fire without a letter: overstep (10.3.6), the 40-day repeat and the 30-day
 //! first-move query (10.3.4), a friendly warning, the end-of-play date (10.5.2).
 //!
-//! Each deadline has the day it falls due and a stable key (kind, player, day): the caller
-//! fires it once, on or after its day, and records the key. The 40- and 30-day waits do not
-//! count days on which either player is on a break (no clock runs then, 10.4.2).
+//! The days come from the clock's [`crate::clock::Ledger::deadlines`] (break days do not count
+//! in the 40- and 30-day waits); this module adds the letters each one sends and the state
+//! change it makes. Each deadline has a stable key: the caller fires it once, on or after its
+//! day, and records the key.
 
 use chrono::{Days, NaiveDate};
 use serde::Serialize;
 
 use super::board::Side;
-use super::clockwork::{self, TimeChart};
+use super::clockwork;
 use super::model::*;
+use crate::clock::{ClockSettings, Deadline, Ledger, TimeChart};
 
 /// Which deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -31,7 +33,7 @@ pub enum DeadlineKind {
 /// A deadline that falls due, with the letters it sends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeadlineNotice {
-    /// Stable key for "fired once": `kind:side:YYYY-MM-DD`.
+    /// Stable key for "fired once" (the clock's [`Deadline::key`], or `end_of_play`).
     pub key: String,
     /// Which deadline.
     pub kind: DeadlineKind,
@@ -50,24 +52,25 @@ pub struct OverstepFacts {
     pub side: Side,
     /// The day it happened.
     pub day: NaiveDate,
-    /// The player's total that day and the limit.
+    /// The player's total that day, penalties included.
     pub used: i64,
     /// The limit 50 × (⌊m/10⌋ + 1).
     pub limit: i64,
-    /// Table 2.
+    /// Table 2 (10.3.6).
     pub chart: TimeChart,
     /// The record so far.
     pub record: Vec<NumberedMove>,
     /// The position.
     pub fen: String,
-    /// For the arbiter: the letters of the player in this game to attach (caller's refs).
+    /// For the arbiter: attach every letter of this player in this game (10.3.6).
     pub attach_letters_of: Side,
-    /// For the arbiter: the partner's reply is held (10.3.6), the letters go with it.
+    /// This copy is the arbiter's: the game is suspended until the decision (10.3.6–10.3.7).
     pub is_for_arbiter: bool,
 }
 
-/// The deadlines of a game that fall due on or before `today`.
-pub fn due(state: &GameState, today: NaiveDate, settings: &Settings) -> Vec<DeadlineNotice> {
+/// The deadlines of a game that fall due on or before `today` (the caller skips the keys it
+/// already fired, then applies each with [`apply_deadline`]).
+pub fn due(state: &GameState, today: NaiveDate, settings: &ClockSettings) -> Vec<DeadlineNotice> {
     deadlines(state, settings)
         .into_iter()
         .filter(|d| d.day <= today)
@@ -76,7 +79,11 @@ pub fn due(state: &GameState, today: NaiveDate, settings: &Settings) -> Vec<Dead
 
 /// The first day after `after` on which a deadline of the game falls due, so the daemon can
 /// sleep until then; `None` if nothing is pending.
-pub fn next_due_day(state: &GameState, after: NaiveDate, settings: &Settings) -> Option<NaiveDate> {
+pub fn next_due_day(
+    state: &GameState,
+    after: NaiveDate,
+    settings: &ClockSettings,
+) -> Option<NaiveDate> {
     deadlines(state, settings)
         .into_iter()
         .map(|d| d.day)
@@ -85,7 +92,7 @@ pub fn next_due_day(state: &GameState, after: NaiveDate, settings: &Settings) ->
 }
 
 /// The state after a deadline fired: an overstep suspends the game (10.3.6), the end of play
-/// freezes it for adjudication (10.5.2); other deadlines change nothing.
+/// freezes it for adjudication (10.5.2); the other deadlines change nothing.
 pub fn apply_deadline(state: &GameState, deadline: &DeadlineNotice) -> GameState {
     let mut st = state.clone();
     match deadline.kind {
@@ -101,131 +108,103 @@ pub fn apply_deadline(state: &GameState, deadline: &DeadlineNotice) -> GameState
     st
 }
 
-/// The day `n` clock days after `from` (break days do not count).
-fn clock_days_after(st: &GameState, from: NaiveDate, n: u32) -> NaiveDate {
-    let mut d = from;
-    let mut left = n;
-    // A break is at most 30 days (special ones a little more); the bound keeps a corrupt
-    // break list from looping for ever.
-    let mut guard = 0;
-    while left > 0 && guard < 10_000 {
-        d = d + Days::new(1);
-        guard += 1;
-        if !clockwork::is_off_day(st, d) {
-            left -= 1;
-        }
+fn to(side: Side, kind: NoticeKind) -> Notice {
+    Notice {
+        to: Recipient::Player(side),
+        kind,
     }
-    d
 }
 
-fn key(kind: &str, side: Side, day: NaiveDate) -> String {
-    format!("{kind}:{side}:{day}")
-}
-
-fn deadlines(st: &GameState, settings: &Settings) -> Vec<DeadlineNotice> {
+fn deadlines(st: &GameState, settings: &ClockSettings) -> Vec<DeadlineNotice> {
     let mut out = Vec::new();
-    if st.result.is_some() || matches!(st.status, Status::Suspended { .. } | Status::Adjudication) {
+    let is_frozen = matches!(st.status, Status::Suspended { .. } | Status::Adjudication);
+    if st.result.is_some() || is_frozen {
         return out;
     }
-    let mover = st.side_to_move();
-    if let Some(day) = clockwork::overstep_day(st, mover, settings) {
-        let mut probe = st.clone();
-        out.push(DeadlineNotice {
-            key: key("overstep", mover, day),
-            kind: DeadlineKind::Overstep,
-            side: mover,
-            day,
-            notices: suspend(&mut probe, mover, day, settings),
-        });
-        // The warning: the first day with `warn_days_left` or fewer days left.
-        let mut d = st.received_by(mover);
-        while d < day {
-            d = d + Days::new(1);
-            if clockwork::days_left(st, mover, d, settings) <= i64::from(settings.warn_days_left) {
-                break;
+    let l = clockwork::ledger(st, settings);
+    for d in l.deadlines() {
+        let (kind, side, day, notices) = match &d {
+            Deadline::Overstep { side, day, .. } => {
+                let mut probe = st.clone();
+                let notices = suspend_with(&mut probe, &l, *side, *day);
+                (DeadlineKind::Overstep, *side, *day, notices)
             }
-        }
-        if d < day {
-            let left = clockwork::days_left(st, mover, d, settings);
-            out.push(DeadlineNotice {
-                key: key("warning", mover, d),
-                kind: DeadlineKind::Warning,
-                side: mover,
-                day: d,
-                notices: vec![Notice {
-                    to: Recipient::Player(mover),
-                    kind: NoticeKind::TimeWarning {
-                        days_left: left,
-                        overstep_day: day,
-                    },
-                }],
-            });
-        }
-    }
-    if matches!(st.status, Status::Playing) {
-        if st.moves.is_empty() {
-            let day =
-                clock_days_after(st, st.start_of(Side::White), settings.first_move_query_days);
-            out.push(DeadlineNotice {
-                key: key("first-move", Side::White, day),
-                kind: DeadlineKind::FirstMoveQuery,
-                side: Side::White,
-                day,
-                notices: vec![
-                    Notice {
-                        to: Recipient::Player(Side::White),
-                        kind: NoticeKind::FirstMoveQuery { start: st.start },
-                    },
-                    Notice {
-                        to: Recipient::Player(Side::Black),
-                        kind: NoticeKind::FirstMoveQuery { start: st.start },
-                    },
-                ],
-            });
-        } else if let Some(fw) = st.last_forward.get(mover) {
-            let day = clock_days_after(st, fw.sent_on, settings.repeat_after_days);
-            out.push(DeadlineNotice {
-                key: key("repeat", mover, day),
-                kind: DeadlineKind::Repeat,
-                side: mover,
-                day,
-                notices: vec![
-                    Notice {
-                        to: Recipient::Player(mover),
-                        kind: NoticeKind::ForwardMove {
-                            forward: fw.clone(),
-                            new_moves: st.new_moves_for(mover),
+            Deadline::Repeat { side, day, .. } => {
+                // Only a move zaochka forwarded can be repeated (and a stopped game waits for
+                // the sender's correction, not for an answer).
+                let Some(fw) = st.last_forward[*side].clone() else {
+                    continue;
+                };
+                if !matches!(st.status, Status::Playing) {
+                    continue;
+                }
+                let notices = vec![
+                    to(
+                        *side,
+                        NoticeKind::ForwardMove {
+                            new_moves: st.new_moves_for(*side),
                             is_repeat: true,
                             problems: Vec::new(),
+                            forward: fw.clone(),
                         },
-                    },
-                    Notice {
-                        to: Recipient::Player(mover.other()),
-                        kind: NoticeKind::Repeated {
+                    ),
+                    to(
+                        side.other(),
+                        NoticeKind::Repeated {
                             sent_on: fw.sent_on,
                         },
+                    ),
+                ];
+                (DeadlineKind::Repeat, *side, *day, notices)
+            }
+            Deadline::FirstMoveQuery { day } => {
+                let notices = [Side::White, Side::Black]
+                    .into_iter()
+                    .map(|s| to(s, NoticeKind::FirstMoveQuery { start: st.start }))
+                    .collect();
+                (DeadlineKind::FirstMoveQuery, Side::White, *day, notices)
+            }
+            Deadline::Warning {
+                side,
+                days_left,
+                day,
+                ..
+            } => {
+                let overstep_day = l.overstep_day(*side).unwrap_or(st.end);
+                let notices = vec![to(
+                    *side,
+                    NoticeKind::TimeWarning {
+                        days_left: *days_left,
+                        overstep_day,
                     },
-                ],
-            });
-        }
+                )];
+                (DeadlineKind::Warning, *side, *day, notices)
+            }
+        };
+        out.push(DeadlineNotice {
+            key: d.key(),
+            kind,
+            side,
+            day,
+            notices,
+        });
     }
     let end = st.end + Days::new(1);
+    let mover = st.side_to_move();
+    let mut notices: Vec<Notice> = [Side::White, Side::Black]
+        .into_iter()
+        .map(|s| to(s, NoticeKind::EndOfPlay { end: st.end }))
+        .collect();
+    notices.push(Notice {
+        to: Recipient::Arbiter,
+        kind: NoticeKind::EndOfPlay { end: st.end },
+    });
     out.push(DeadlineNotice {
-        key: key("end-of-play", mover, end),
+        key: "end_of_play".to_string(),
         kind: DeadlineKind::EndOfPlay,
         side: mover,
         day: end,
-        notices: [Side::White, Side::Black]
-            .into_iter()
-            .map(|s| Notice {
-                to: Recipient::Player(s),
-                kind: NoticeKind::EndOfPlay { end: st.end },
-            })
-            .chain(std::iter::once(Notice {
-                to: Recipient::Arbiter,
-                kind: NoticeKind::EndOfPlay { end: st.end },
-            }))
-            .collect(),
+        notices,
     });
     out
 }
@@ -236,16 +215,20 @@ pub(crate) fn suspend(
     st: &mut GameState,
     side: Side,
     day: NaiveDate,
-    settings: &Settings,
+    settings: &ClockSettings,
 ) -> Vec<Notice> {
-    let used = clockwork::total(st, side) + i64::from(clockwork_running(st, side, day));
+    let l = clockwork::ledger(st, settings);
+    suspend_with(st, &l, side, day)
+}
+
+fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> Vec<Notice> {
     st.status = Status::Suspended { side, since: day };
     let facts = OverstepFacts {
         side,
         day,
-        used,
-        limit: clockwork::limit(st, side, settings),
-        chart: TimeChart::of(st),
+        used: l.total(side, day),
+        limit: l.limit(side),
+        chart: l.time_chart(day),
         record: st.record(),
         fen: st.fen(),
         attach_letters_of: side,
@@ -254,14 +237,8 @@ pub(crate) fn suspend(
     let mut arbiter = facts.clone();
     arbiter.is_for_arbiter = true;
     vec![
-        Notice {
-            to: Recipient::Player(side),
-            kind: NoticeKind::Overstep(facts.clone()),
-        },
-        Notice {
-            to: Recipient::Player(side.other()),
-            kind: NoticeKind::Overstep(facts.clone()),
-        },
+        to(side, NoticeKind::Overstep(facts.clone())),
+        to(side.other(), NoticeKind::Overstep(facts.clone())),
         Notice {
             to: Recipient::Arbiter,
             kind: NoticeKind::Overstep(arbiter),
@@ -271,13 +248,4 @@ pub(crate) fn suspend(
             kind: NoticeKind::Overstep(facts),
         },
     ]
-}
-
-fn clockwork_running(st: &GameState, side: Side, day: NaiveDate) -> u32 {
-    // Suspended already: count as if still running up to the overstep day.
-    if st.side_to_move() == side && st.result.is_none() {
-        clockwork::thinking_days(st, st.received_by(side), day)
-    } else {
-        0
-    }
 }

@@ -7,6 +7,7 @@ use super::clockwork;
 use super::due;
 use super::model::*;
 use super::submission::{DrawWord, Envelope, Submission, Written};
+use crate::clock::{Claim, ClaimField, ClockSettings, Difference, ThreeDates, TimeUsed};
 use crate::rules::ParseMoveError;
 
 /// Judges one letter: is it for this game and the sender's turn, are the partner's moves
@@ -18,7 +19,7 @@ pub fn judge(
     state: &GameState,
     letter: &Submission,
     envelope: &Envelope,
-    settings: &Settings,
+    settings: &ClockSettings,
 ) -> Verdict {
     let mut j = Judge {
         st: state.clone(),
@@ -40,7 +41,7 @@ struct Judge<'a> {
     st: GameState,
     sub: &'a Submission,
     env: &'a Envelope,
-    settings: &'a Settings,
+    settings: &'a ClockSettings,
     me: Side,
     notices: Vec<Notice>,
 }
@@ -86,9 +87,11 @@ impl Judge<'_> {
 
     fn penalise(&mut self, side: Side, clause: &str, reason: &str) -> u32 {
         let days = self.settings.penalty_days;
+        let move_number = self.st.number_of_ply(self.st.moves.len());
         self.st.penalties.push(Penalty {
             side,
-            days,
+            move_number,
+            days: i32::try_from(days).unwrap_or(i32::MAX),
             clause: clause.to_string(),
             reason: reason.to_string(),
             on: self.day(),
@@ -228,11 +231,11 @@ impl Judge<'_> {
 
         // The clock: this answer's days, and the limit (10.3.5).
         let received = self.st.received_by(me);
-        let before = clockwork::total(&self.st, me);
-        let days = clockwork::thinking_days(&self.st, received, self.day());
-        let lim = clockwork::limit(&self.st, me, self.settings);
-        if before + i64::from(days) > lim {
-            let day = clockwork::overstep_day(&self.st, me, self.settings).unwrap_or(self.day());
+        let before = clockwork::ledger(&self.st, self.settings);
+        if before.is_overstepped(me, self.day()) {
+            let day = before
+                .overstep_day(me)
+                .map_or(self.day(), |d| d.min(self.day()));
             let mut notices = due::suspend(&mut self.st, me, day, self.settings);
             self.notices.append(&mut notices);
             return Decision::Rejected(Reason::Overstep);
@@ -305,14 +308,8 @@ impl Judge<'_> {
         }
 
         // Dates and time (10.3.3 strict, 10.3.9 default).
-        let dates = [received, received, self.day()];
-        let times = clockwork::times(&self.st);
-        let penalty_days = self.dates_and_times(dates, &mut problems);
-        let times = if penalty_days > 0 {
-            clockwork::times(&self.st)
-        } else {
-            times
-        };
+        let (dates, penalty_days) = self.dates_and_times(&mut problems);
+        let times = clockwork::times(&clockwork::ledger(&self.st, self.settings), self.day());
 
         // Draw offer, or a pending one declined by playing on.
         let is_draw_offered = self.sub.draw == Some(DrawWord::Offer);
@@ -623,48 +620,63 @@ impl Judge<'_> {
         wrong
     }
 
-    /// 10.3.3 (strict) and 10.3.9 (default): the three dates and the time fraction.
-    fn dates_and_times(&mut self, ours: [NaiveDate; 3], problems: &mut Vec<Problem>) -> u32 {
+    /// 10.3.3 (strict) and 10.3.9 (default): the three dates and the time fraction, checked
+    /// by the clock against its own; gives the clock's dates and any penalty days charged.
+    fn dates_and_times(&mut self, problems: &mut Vec<Problem>) -> (ThreeDates, u32) {
         let me = self.me;
-        let is_missing = self.sub.dates.len() < 3 || self.sub.time.is_none();
+        let dates = &self.sub.dates;
+        let claim = Claim {
+            dates: ThreeDates {
+                partner_sent: dates.first().copied(),
+                received: dates.get(1).copied(),
+                answered: dates.get(2).copied(),
+            },
+            time: self.sub.time,
+        };
+        let l = clockwork::ledger(&self.st, self.settings);
+        let check = l.check_claim(me, self.day(), &claim);
+        let actual = check.actual.0;
         if self.settings.is_strict {
-            if !is_missing {
-                *self.st.dates_warned.get_mut(me) = false;
-                return 0;
+            if check.missing.is_empty() {
+                self.st.dates_warned[me] = false;
+                return (actual, 0);
             }
-            let what = match (self.sub.dates.len() < 3, self.sub.time.is_none()) {
-                (true, true) => "the three dates and the time",
-                (true, false) => "the three dates",
-                _ => "the time",
-            };
+            let what = check
+                .missing
+                .iter()
+                .map(|f| match f {
+                    ClaimField::PartnerSent => "first date",
+                    ClaimField::Received => "second date",
+                    ClaimField::Answered => "third date",
+                    ClaimField::Time => "time",
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
             problems.push(problem("10.3.3", ProblemKind::DatesMissing, what));
-            if *self.st.dates_warned.get(me) {
-                return self.penalise(me, "10.3.3", "dates or time missing again");
+            if let Some(days) = check.penalty_due(self.settings, self.st.dates_warned[me]) {
+                let _ = days;
+                return (
+                    actual,
+                    self.penalise(me, "10.3.3", "dates or time missing again"),
+                );
             }
-            *self.st.dates_warned.get_mut(me) = true;
-            return 0;
+            self.st.dates_warned[me] = true;
+            return (actual, 0);
         }
         // Default mode: zaochka's clock counts; a difference gets a polite correction.
-        let times = clockwork::times(&self.st);
-        let dates_differ = self.sub.dates.len() == 3
-            && (self.sub.dates[1] != ours[1] || self.sub.dates[2] != ours[2]);
-        let time_differs = self.sub.time.is_some_and(|t| t != times);
-        if dates_differ || time_differs {
+        for diff in &check.differences {
             let fmt = |d: NaiveDate| d.format("%d.%m.%Y").to_string();
-            problems.push(problem(
-                "10.3.9",
-                ProblemKind::DatesDiffer,
-                format!(
-                    "dates {} / {} / {}, time {}/{}",
-                    fmt(ours[0]),
-                    fmt(ours[1]),
-                    fmt(ours[2]),
-                    times.white,
-                    times.black
-                ),
-            ));
+            let text = match diff {
+                Difference::Date {
+                    field,
+                    claimed,
+                    actual,
+                } => format!("{field:?}: {} → {}", fmt(*claimed), fmt(*actual)),
+                Difference::Time { claimed, actual } => format!("time: {claimed} → {actual}"),
+            };
+            problems.push(problem("10.3.9", ProblemKind::DatesDiffer, text));
         }
-        0
+        (actual, 0)
     }
 
     /// Checks the proposed variants from the position now; stores each, cut at its first
@@ -743,8 +755,8 @@ impl Judge<'_> {
         &mut self,
         first: usize,
         end: usize,
-        dates: [NaiveDate; 3],
-        times: Times,
+        dates: ThreeDates,
+        times: TimeUsed,
         variants: Vec<VariantFacts>,
         is_draw_offered: bool,
         problems: Vec<Problem>,
@@ -762,7 +774,7 @@ impl Judge<'_> {
             is_draw_offered,
             sent_on: self.day(),
         };
-        *self.st.last_forward.get_mut(partner) = Some(forward.clone());
+        self.st.last_forward[partner] = Some(forward.clone());
         let new_moves = self.st.new_moves_for(partner);
         let problems = problems
             .into_iter()
@@ -844,7 +856,7 @@ pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<N
     st.proposals.clear();
     let record = st.record();
     let fen = st.fen();
-    let times = clockwork::times(st);
+    let times = clockwork::times(&clockwork::ledger(st, &ClockSettings::default()), result.on);
     for to in [
         Recipient::Player(Side::White),
         Recipient::Player(Side::Black),

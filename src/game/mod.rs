@@ -34,8 +34,8 @@ mod submission;
 
 pub mod arbiter;
 
+pub use crate::clock::{Break, ClockSettings, PerSide, ThreeDates, TimeChart, TimeUsed};
 pub use board::{Side, Variant};
-pub use clockwork::{AnswerDays, TimeChart, TimeChartRow};
 pub use due::{DeadlineKind, DeadlineNotice, OverstepFacts, apply_deadline, due, next_due_day};
 pub use judge::judge;
 pub use model::*;

@@ -5,33 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::board::{Pos, Side, Variant};
-
-/// One thing per side of the board.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PerSide<T> {
-    /// White's.
-    pub white: T,
-    /// Black's.
-    pub black: T,
-}
-
-impl<T> PerSide<T> {
-    /// The side's value.
-    pub fn get(&self, side: Side) -> &T {
-        match side {
-            Side::White => &self.white,
-            Side::Black => &self.black,
-        }
-    }
-
-    /// The side's value, to change.
-    pub fn get_mut(&mut self, side: Side) -> &mut T {
-        match side {
-            Side::White => &mut self.white,
-            Side::Black => &mut self.black,
-        }
-    }
-}
+use crate::clock::{Break, PerSide, ThreeDates, TimeUsed};
 
 /// A player as the caller knows them: opaque to the judge, carried into notices.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,36 +16,6 @@ pub struct Player {
     pub name: String,
     /// The registered address.
     pub email: String,
-}
-
-/// The tournament's rules for the judge and the clock (defaults: the rules of the sport).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Settings {
-    /// Strict mode: letters must carry the three dates and the time fraction (10.3.3).
-    pub is_strict: bool,
-    /// Penalty days for 10.2.11, 10.3.3 and 10.3.7.
-    pub penalty_days: u32,
-    /// Thinking days for every 10 moves (10.3.1).
-    pub days_per_ten: u32,
-    /// Days without an answer before the move is repeated (10.3.4).
-    pub repeat_after_days: u32,
-    /// Days after the start with no first move before white is asked (10.3.4).
-    pub first_move_query_days: u32,
-    /// A friendly warning when this many days or fewer are left (beyond the rules).
-    pub warn_days_left: u32,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            is_strict: false,
-            penalty_days: 6,
-            days_per_ten: 50,
-            repeat_after_days: 40,
-            first_move_query_days: 30,
-            warn_days_left: 7,
-        }
-    }
 }
 
 /// One ply of the game as it was played.
@@ -113,13 +57,16 @@ pub struct Answer {
     pub plies: std::ops::Range<usize>,
 }
 
-/// Penalty days charged to a player.
+/// Penalty days charged to a player (10.2.11, 10.3.3, 10.3.7), or days the arbiter added or
+/// gave back (negative).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Penalty {
     /// Who pays.
     pub side: Side,
-    /// How many days.
-    pub days: u32,
+    /// The move being answered when it was charged (Table 2 shows it on that row).
+    pub move_number: u32,
+    /// How many days (negative: given back).
+    pub days: i32,
     /// The clause (`10.2.11`).
     pub clause: String,
     /// Why, in short English.
@@ -128,19 +75,6 @@ pub struct Penalty {
     pub on: NaiveDate,
     /// Cancelled by the arbiter.
     pub is_cancelled: bool,
-}
-
-/// A break that counts in this game (either player's; 10.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameBreak {
-    /// Whose break.
-    pub side: Side,
-    /// First day, inclusive.
-    pub from: NaiveDate,
-    /// Last day, inclusive.
-    pub to: NaiveDate,
-    /// Granted by the arbiter (10.4.5).
-    pub is_special: bool,
 }
 
 /// A proposed variant, as stored after checking (10.2.12).
@@ -260,15 +194,6 @@ pub struct GameResult {
     pub on: NaiveDate,
 }
 
-/// Both players' total thinking days, as the time fraction white/black (10.3.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Times {
-    /// White's total days (penalties included).
-    pub white: u32,
-    /// Black's total days (penalties included).
-    pub black: u32,
-}
-
 /// A move with its number, as a record shows it (`12. c3-d4`, `12... f8:d6`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NumberedMove {
@@ -315,10 +240,11 @@ pub struct Forward {
     pub moves: Vec<NumberedMove>,
     /// The variants the sender proposes.
     pub variants: Vec<VariantFacts>,
-    /// The three dates of 10.3.1: the partner's move sent, received, answered.
-    pub dates: [NaiveDate; 3],
+    /// The three dates of 10.3.1 as the clock has them: the partner's move sent, received,
+    /// answered.
+    pub dates: ThreeDates,
     /// Both totals after the answer.
-    pub times: Times,
+    pub times: TimeUsed,
     /// The position after (FEN).
     pub fen: String,
     /// The sender offers a draw.
@@ -409,7 +335,7 @@ pub enum NoticeKind {
         /// The partner's variant moves played right after (10.2.8): the sender moves again.
         continued: Vec<NumberedMove>,
         /// Both totals now.
-        times: Times,
+        times: TimeUsed,
         /// Corrections (10.2.14, 10.3.3, 10.3.9, 10.2.12 cuts).
         problems: Vec<Problem>,
         /// Penalty days charged with this letter (10.3.3).
@@ -457,7 +383,7 @@ pub enum NoticeKind {
         /// The final position.
         fen: String,
         /// Both totals at the end.
-        times: Times,
+        times: TimeUsed,
     },
     /// The game is not in play: finished, suspended, or past the end-of-play date.
     NotInPlay {
@@ -521,8 +447,10 @@ pub enum NoticeKind {
     },
     /// A break granted or recorded in this game (10.4).
     BreakRecorded {
+        /// Whose.
+        side: Side,
         /// The break.
-        grant: GameBreak,
+        grant: Break,
     },
 }
 
@@ -594,10 +522,8 @@ pub struct GameState {
     pub proposals: Vec<Proposal>,
     /// Penalties.
     pub penalties: Vec<Penalty>,
-    /// Days the arbiter added to (or, negative, gave back to) a player's total.
-    pub days_added: PerSide<i64>,
-    /// Breaks that count in this game.
-    pub breaks: Vec<GameBreak>,
+    /// Both players' breaks as recorded for this game (10.4).
+    pub breaks: PerSide<Vec<Break>>,
     /// Where the game stands.
     pub status: Status,
     /// The result, once finished.
@@ -634,8 +560,7 @@ impl GameState {
             answers: Vec::new(),
             proposals: Vec::new(),
             penalties: Vec::new(),
-            days_added: PerSide::default(),
-            breaks: Vec::new(),
+            breaks: PerSide::default(),
             status: Status::Playing,
             result: None,
             draw_offer: None,
@@ -740,7 +665,7 @@ impl GameState {
 
     /// The player's start for the clock (10.3.2).
     pub fn start_of(&self, side: Side) -> NaiveDate {
-        self.late_start.get(side).unwrap_or(self.start)
+        self.late_start[side].unwrap_or(self.start)
     }
 
     /// The day the side to move received the position it must answer.

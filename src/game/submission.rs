@@ -3,7 +3,7 @@
 use chrono::NaiveDate;
 
 use super::board::Side;
-use super::model::Times;
+use crate::clock::TimeUsed;
 use crate::rules::{MoveText, ParseMoveError};
 
 /// A move as the player wrote it, with its number if any.
@@ -59,7 +59,7 @@ pub struct Submission {
     /// The three dates as written (10.3.1), in order; fewer if fewer were written.
     pub dates: Vec<NaiveDate>,
     /// The time fraction white/black as written.
-    pub time: Option<Times>,
+    pub time: Option<TimeUsed>,
     /// A draw offer or acceptance.
     pub draw: Option<DrawWord>,
     /// `Сдаюсь`.

@@ -93,7 +93,7 @@ fn with_variant(mut s: Submission, label: &str, moves: &str) -> Submission {
 }
 
 fn send(st: &GameState, sender: Side, day: &str, sub: &Submission) -> Verdict {
-    send_with(st, sender, day, sub, &Settings::default())
+    send_with(st, sender, day, sub, &ClockSettings::default())
 }
 
 fn send_with(
@@ -101,7 +101,7 @@ fn send_with(
     sender: Side,
     day: &str,
     sub: &Submission,
-    settings: &Settings,
+    settings: &ClockSettings,
 ) -> Verdict {
     let env = Envelope {
         sender,
@@ -140,7 +140,7 @@ fn refused(v: &Verdict) -> (&Vec<Problem>, u32, &Vec<NumberedMove>) {
         .expect("a refusal")
 }
 
-fn times(v: &Verdict) -> Times {
+fn times(v: &Verdict) -> TimeUsed {
     v.notices
         .iter()
         .find_map(|n| match &n.kind {
@@ -182,8 +182,8 @@ fn clause_10_2_3_good_move_is_forwarded_and_sender_gets_a_receipt() {
     assert_eq!(fw.1.len(), 1);
     assert_eq!(fw.1[0].to_string(), "1. c3-d4");
     assert_eq!(
-        fw.0.dates,
-        [d("01.12.2026"), d("01.12.2026"), d("01.12.2026")]
+        (fw.0.dates.received, fw.0.dates.answered),
+        (Some(d("01.12.2026")), Some(d("01.12.2026")))
     );
     assert!(
         v.notices
@@ -201,14 +201,14 @@ fn clause_10_3_2_first_move_on_the_start_date_costs_nothing() {
         "01.12.2026",
         &letter("", "1. c3-d4"),
     );
-    assert_eq!(times(&v), Times { white: 0, black: 0 });
+    assert_eq!(times(&v), TimeUsed { white: 0, black: 0 });
     let v = send(
         &russian(),
         Side::White,
         "04.12.2026",
         &letter("", "1. c3-d4"),
     );
-    assert_eq!(times(&v), Times { white: 3, black: 0 });
+    assert_eq!(times(&v), TimeUsed { white: 3, black: 0 });
 }
 
 #[test]
@@ -223,14 +223,17 @@ fn clause_10_3_2_late_start_list_starts_the_day_after_receipt() {
 fn clause_10_3_1_thinking_days_run_from_receipt_to_answer() {
     let st = opening();
     // Black received c3-d4 on 01.12 and answered on 03.12: 2 days.
-    assert_eq!(super::clockwork::times(&st), Times { white: 0, black: 2 });
+    assert_eq!(
+        st.times(&ClockSettings::default(), d("03.12.2026")),
+        TimeUsed { white: 0, black: 2 }
+    );
     let v = send(
         &st,
         Side::White,
         "03.12.2026",
         &letter("1... f6-g5", "2. g3-f4"),
     );
-    assert_eq!(times(&v), Times { white: 0, black: 2 });
+    assert_eq!(times(&v), TimeUsed { white: 0, black: 2 });
 }
 
 #[test]
@@ -638,7 +641,7 @@ fn clause_10_2_14_numbering_error_is_renumbered_and_both_told() {
                     _ => false,
                 }
         });
-        assert!(told, "{side} told");
+        assert!(told, "{side:?} told");
     }
 }
 
@@ -781,9 +784,9 @@ fn threefold_repetition_is_a_draw() {
 
 #[test]
 fn clause_10_3_3_strict_mode_points_out_missing_dates_then_charges_a_repeat() {
-    let settings = Settings {
+    let settings = ClockSettings {
         is_strict: true,
-        ..Settings::default()
+        ..ClockSettings::default()
     };
     let st = russian();
     let v = send_with(
@@ -806,7 +809,7 @@ fn clause_10_3_3_strict_mode_points_out_missing_dates_then_charges_a_repeat() {
         &{
             let mut s = letter("1. c3-d4", "1... f6-g5");
             s.dates = vec![d("01.12.2026"), d("01.12.2026"), d("02.12.2026")];
-            s.time = Some(Times { white: 0, black: 1 });
+            s.time = Some(TimeUsed { white: 0, black: 1 });
             s
         },
         &settings,
@@ -830,7 +833,7 @@ fn clause_10_3_9_default_mode_corrects_wrong_dates_politely() {
     let st = opening();
     let mut sub = letter("1... f6-g5", "2. g3-f4");
     sub.dates = vec![d("03.12.2026"), d("04.12.2026"), d("04.12.2026")];
-    sub.time = Some(Times { white: 5, black: 2 });
+    sub.time = Some(TimeUsed { white: 5, black: 2 });
     let v = send(&st, Side::White, "04.12.2026", &sub);
     assert_eq!(v.decision, Decision::Accepted);
     assert!(v.state.penalties.is_empty());
@@ -855,12 +858,7 @@ fn clause_10_3_9_default_mode_corrects_wrong_dates_politely() {
 }
 
 fn with_break(mut st: GameState, side: Side, from: &str, to: &str) -> GameState {
-    st.breaks.push(GameBreak {
-        side,
-        from: d(from),
-        to: d(to),
-        is_special: false,
-    });
+    st.breaks[side].push(Break::ordinary(d(from), d(to), d("01.01.2026")));
     st
 }
 
@@ -894,7 +892,7 @@ fn clause_10_4_4_a_letter_sent_during_ones_own_break_costs_no_time() {
         &letter("1... f6-g5", "2. g3-f4"),
     );
     assert_eq!(times(&v).white, 0);
-    assert_eq!(v.state.breaks.len(), 1, "the break goes on");
+    assert_eq!(v.state.breaks.white.len(), 1, "the break goes on");
 }
 
 #[test]
@@ -902,14 +900,16 @@ fn clause_10_3_5_overstep_day_is_the_first_day_over_the_limit() {
     let st = opening();
     // White received f6-g5 on 03.12 with 0 days used: 50 days allowed, the 51st day
     // (28 in December, 23 in January) oversteps.
-    let due_day = super::clockwork::overstep_day(&st, Side::White, &Settings::default());
+    let due_day = st
+        .ledger(&ClockSettings::default())
+        .overstep_day(Side::White);
     assert_eq!(due_day, Some(d("23.01.2027")));
-    let fired = due(&st, d("23.01.2027"), &Settings::default());
+    let fired = due(&st, d("23.01.2027"), &ClockSettings::default());
     let over = fired
         .iter()
         .find(|x| x.kind == DeadlineKind::Overstep)
         .expect("overstep due");
-    assert_eq!(over.key, "overstep:white:2027-01-23");
+    assert_eq!(over.key, "overstep:white:2:2027-01-23");
     assert!(over.notices.iter().any(|n| n.to == Recipient::Arbiter
         && matches!(&n.kind, NoticeKind::Overstep(f) if f.is_for_arbiter && f.used == 51 && f.limit == 50)));
     assert!(over.notices.iter().any(|n| n.to == Recipient::Secretary));
@@ -921,10 +921,10 @@ fn clause_10_3_5_overstep_day_is_the_first_day_over_the_limit() {
             ..
         }
     ));
-    assert!(due(&suspended, d("01.03.2027"), &Settings::default()).is_empty());
+    assert!(due(&suspended, d("01.03.2027"), &ClockSettings::default()).is_empty());
     // Not yet due the day before.
     assert!(
-        due(&st, d("22.01.2027"), &Settings::default())
+        due(&st, d("22.01.2027"), &ClockSettings::default())
             .iter()
             .all(|x| x.kind != DeadlineKind::Overstep)
     );
@@ -953,7 +953,7 @@ fn clause_10_3_6_a_late_letter_over_the_limit_suspends_instead_of_playing() {
 #[test]
 fn clause_10_3_4_no_answer_for_40_days_repeats_the_move_and_tells_the_sender() {
     let st = opening();
-    let fired = due(&st, d("12.01.2027"), &Settings::default());
+    let fired = due(&st, d("12.01.2027"), &ClockSettings::default());
     let rep = fired
         .iter()
         .find(|x| x.kind == DeadlineKind::Repeat)
@@ -964,7 +964,7 @@ fn clause_10_3_4_no_answer_for_40_days_repeats_the_move_and_tells_the_sender() {
             .iter()
             .any(|n| n.to == Recipient::Player(Side::White)
                 && matches!(&n.kind, NoticeKind::ForwardMove { is_repeat: true, forward, .. }
-            if forward.dates[2] == d("03.12.2026")))
+            if forward.dates.answered == Some(d("03.12.2026"))))
     );
     assert!(
         rep.notices
@@ -973,7 +973,7 @@ fn clause_10_3_4_no_answer_for_40_days_repeats_the_move_and_tells_the_sender() {
                 && matches!(n.kind, NoticeKind::Repeated { .. }))
     );
     assert!(
-        due(&st, d("11.01.2027"), &Settings::default())
+        due(&st, d("11.01.2027"), &ClockSettings::default())
             .iter()
             .all(|x| x.kind != DeadlineKind::Repeat)
     );
@@ -982,7 +982,7 @@ fn clause_10_3_4_no_answer_for_40_days_repeats_the_move_and_tells_the_sender() {
 #[test]
 fn clause_10_3_4_no_first_move_for_30_days_queries_white_and_tells_black() {
     let st = russian();
-    let fired = due(&st, d("31.12.2026"), &Settings::default());
+    let fired = due(&st, d("31.12.2026"), &ClockSettings::default());
     let q = fired
         .iter()
         .find(|x| x.kind == DeadlineKind::FirstMoveQuery)
@@ -1001,7 +1001,7 @@ fn clause_10_3_4_no_first_move_for_30_days_queries_white_and_tells_black() {
 #[test]
 fn friendly_warning_at_seven_days_left_and_next_due_day() {
     let st = opening();
-    let s = Settings::default();
+    let s = ClockSettings::default();
     // 50 days from 03.12: 7 left on 15.01.2027 (43 used).
     let w = due(&st, d("15.01.2027"), &s)
         .into_iter()
@@ -1025,9 +1025,9 @@ fn friendly_warning_at_seven_days_left_and_next_due_day() {
 #[test]
 fn breaks_push_the_deadlines_back() {
     let st = with_break(opening(), Side::Black, "10.12.2026", "19.12.2026");
-    let s = Settings::default();
+    let s = ClockSettings::default();
     assert_eq!(
-        super::clockwork::overstep_day(&st, Side::White, &s),
+        st.ledger(&s).overstep_day(Side::White),
         Some(d("02.02.2027"))
     );
 }
@@ -1068,11 +1068,26 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
 fn arbiter_penalties_and_days_change_the_totals() {
     let st = opening();
     let r = arbiter::add_penalty(&st, Side::Black, 6, "10.3.7", "delay", d("04.12.2026"));
-    assert_eq!(super::clockwork::times(&r.state).black, 2 + 6);
+    assert_eq!(
+        r.state
+            .times(&ClockSettings::default(), d("04.12.2026"))
+            .black,
+        2 + 6
+    );
     let r = arbiter::cancel_penalty(&r.state, 0);
-    assert_eq!(super::clockwork::times(&r.state).black, 2);
-    let r = arbiter::add_days(&r.state, Side::Black, -2, "mail delay");
-    assert_eq!(super::clockwork::times(&r.state).black, 0);
+    assert_eq!(
+        r.state
+            .times(&ClockSettings::default(), d("04.12.2026"))
+            .black,
+        2
+    );
+    let r = arbiter::add_days(&r.state, Side::Black, -2, "mail delay", d("04.12.2026"));
+    assert_eq!(
+        r.state
+            .times(&ClockSettings::default(), d("04.12.2026"))
+            .black,
+        0
+    );
     let r = arbiter::set_result(&r.state, Score::Draw, "adjudicated", d("05.12.2026"));
     assert_eq!(r.state.status, Status::Finished);
 }
@@ -1083,14 +1098,14 @@ fn time_chart_lists_both_players_answers_with_totals() {
         opening(),
         &[(Side::White, "05.12.2026", letter("1... f6-g5", "2. g3-f4"))],
     );
-    let chart = TimeChart::of(&st);
+    let chart = st.time_chart(&ClockSettings::default(), d("05.12.2026"));
     assert_eq!(chart.rows.len(), 2);
     assert_eq!(chart.rows[0].white.as_ref().map(|a| a.days), Some(0));
     assert_eq!(chart.rows[0].black.as_ref().map(|a| a.days), Some(2));
     assert_eq!(chart.rows[1].white.as_ref().map(|a| a.days), Some(2));
-    assert_eq!(chart.totals, Times { white: 2, black: 2 });
-    let text = chart.to_text(false);
-    assert!(text.contains("итого: 2/2"), "{text}");
+    assert_eq!((chart.totals.white, chart.totals.black), (2, 2));
+    let text = chart.to_text(&crate::clock::ChartLabels::ru());
+    assert!(text.contains("05.12.2026"), "{text}");
 }
 
 #[test]
@@ -1136,14 +1151,20 @@ mod properties {
                 let sub = letter(&rep.join(" "), &mv.text(st.variant));
                 day = day + chrono::Days::new(gaps[i]);
                 let env = Envelope { sender: me, received: day, letter: format!("{i}") };
-                let v = judge(&st, &sub, &env, &Settings::default());
+                let v = judge(&st, &sub, &env, &ClockSettings::default());
                 prop_assert_eq!(&v.decision, &Decision::Accepted);
                 st = v.state;
             }
-            let chart = TimeChart::of(&st);
-            let sum_w: u32 = chart.rows.iter().filter_map(|r| r.white.as_ref()).map(|a| a.days).sum();
-            let sum_b: u32 = chart.rows.iter().filter_map(|r| r.black.as_ref()).map(|a| a.days).sum();
-            prop_assert_eq!(chart.totals, Times { white: sum_w, black: sum_b });
+            let chart = st.time_chart(&ClockSettings::default(), day);
+            let sum = |w: bool| -> i64 {
+                chart
+                    .rows
+                    .iter()
+                    .filter_map(|r| if w { r.white.as_ref() } else { r.black.as_ref() })
+                    .map(|a| i64::from(a.days))
+                    .sum()
+            };
+            prop_assert_eq!((chart.totals.white, chart.totals.black), (sum(true), sum(false)));
             let json = serde_json::to_string(&st).unwrap();
             let back: GameState = serde_json::from_str(&json).unwrap();
             prop_assert_eq!(back, st);
