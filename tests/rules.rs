@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use zaochka::rules::{Color, Outcome, Position, Variant, perft};
+use zaochka::rules::{Color, Outcome, Position, Resolution, Variant, perft};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,7 +27,7 @@ fn node_cap() -> u64 {
 }
 
 #[test]
-fn every_movegen_vector_gives_exactly_the_listed_moves() {
+fn every_movegen_vector_gives_exactly_the_listed_moves_and_each_resolves_to_itself() {
     let text = std::fs::read_to_string(data("movegen/movegen-shared.jsonl")).unwrap();
     let mut checked = [0usize; 3];
     let mut failures = Vec::new();
@@ -84,6 +84,17 @@ fn every_movegen_vector_gives_exactly_the_listed_moves() {
             .collect();
         want.sort();
         got.sort();
+        for m in pos.legal_moves() {
+            for numeric in [false, true] {
+                let text = m.to_text(numeric);
+                assert_eq!(
+                    text.to_move(&pos),
+                    Resolution::Legal(m.clone()),
+                    "line {}: {m} resolves to itself",
+                    line_no + 1
+                );
+            }
+        }
         let distinct = v["distinct"].as_u64().unwrap() as usize;
         let result = v.get("result_if_no_moves").and_then(|r| r.as_str());
         let outcome = pos.outcome().map(|o| o.pdn_result());

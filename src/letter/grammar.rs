@@ -115,13 +115,19 @@ static BREAK: LazyLock<Regex> = LazyLock::new(|| {
     .expect("constant regex compiles")
 });
 
+/// A numbered move: `12. c3-d4`, `12... f8:d6`, `12…f8:d6`.
+static UNLABELLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\d{1,3}\s*(?:\.{1,3}|…)\s*[\p{L}\d]{1,3}[-:x–—][\p{L}\d]{1,3}")
+        .expect("constant regex compiles")
+});
+
 static OPPONENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\A[\s:]*(?i:с|со|против|with|vs\.?|against)\s+(\p{Lu}[\p{L}\-]*)")
         .expect("constant regex compiles")
 });
 
 static SUBJECT_CIPHER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\A\p{Lu}{2,}[-–][\p{L}\d]+(?:[-–/][\p{L}\d]+)*\z")
+    Regex::new(r"\A\p{Lu}\p{L}{1,7}[-–][\p{L}\d]+(?:[-–/][\p{L}\d]+)*\z")
         .expect("constant regex compiles")
 });
 
@@ -225,30 +231,13 @@ struct Written {
 }
 
 fn is_move_char(c: char) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(
-            c,
-            'а' | 'в'
-                | 'с'
-                | 'е'
-                | 'к'
-                | 'н'
-                | 'х'
-                | 'А'
-                | 'В'
-                | 'С'
-                | 'Е'
-                | 'К'
-                | 'Н'
-                | 'Х'
-                | '-'
-                | '\u{2010}'..='\u{2015}' | '\u{2212}' | ':' | '×'
-        )
+    c.is_alphanumeric() || matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | ':' | '×')
 }
 
-/// Whether a token is meant as a move (readable or not): move characters only, with a digit
-/// and a letter or a separator (`c3-d4`, `cd4`, `32-28`, `c:e5`), or two Latin file letters
-/// (`cd`, semi-short notation).
+/// Whether a token is meant as a move (readable or not): letters, digits and move
+/// separators only, with a digit and a letter or a separator (`c3-d4`, `cd4`, `32-28`,
+/// `c:e5`, and also `е3-ф4`, which is then unreadable), or two Latin file letters (`cd`,
+/// semi-short notation).
 fn is_move_like(core: &str) -> bool {
     if core.is_empty() || core.len() > 40 || !core.chars().all(is_move_char) {
         return false;
@@ -511,7 +500,7 @@ fn read_evaluation(lower_segment: &str) -> Option<Evaluation> {
 }
 
 /// Strips a leading `then`-word (`то`, `тогда`, `then`) or propose-word; returns the rest.
-fn strip_word<'a>(lower: &'a str, words: &[&str]) -> Option<usize> {
+fn strip_word(lower: &str, words: &[&str]) -> Option<usize> {
     let trimmed = lower.trim_start_matches(|c: char| {
         c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '–' | '—')
     });
@@ -708,7 +697,7 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                 }
             }
             Kw::Time => {
-                let line = segment.lines().next().unwrap_or_default();
+                let line = skip_punct(segment).lines().next().unwrap_or_default();
                 if let Some(caps) = TIME.captures(line)
                     && let (Ok(white), Ok(black)) = (caps[1].parse(), caps[2].parse())
                 {
@@ -815,6 +804,17 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
         });
     }
 
+    if letter.repeated.is_empty()
+        && letter.moves.is_empty()
+        && letter.variants.is_empty()
+        && letter.protest.is_none()
+        && letter.analysis.is_none()
+        && let Some(m) = UNLABELLED.find(text)
+    {
+        problems.push(Problem::MovesWithoutKeyword {
+            text: m.as_str().trim().to_owned(),
+        });
+    }
     if !letter.moves.is_empty() {
         if !dates_seen {
             problems.push(Problem::DatesMissing);

@@ -217,6 +217,12 @@ pub enum Problem {
         /// The text as written.
         text: String,
     },
+    /// Numbered moves with neither `Ваш ход` nor `Мой ход` (nor a variant) before them:
+    /// not read, since whose moves they are is unknown (10.2.3).
+    MovesWithoutKeyword {
+        /// The first such move as written.
+        text: String,
+    },
     /// A line given twice with different content: the first one is read.
     Duplicate {
         /// What line (`moves`, `repeated`, `cipher`, …).
@@ -241,6 +247,7 @@ impl Problem {
             Problem::DatesMissing | Problem::TimeMissing => "10.3.3",
             Problem::DatesCount { .. } | Problem::UnreadableDate { .. } => "10.3.1",
             Problem::UnreadableBreak { .. } => "10.4.3",
+            Problem::MovesWithoutKeyword { .. } => "10.2.3",
             Problem::Duplicate { .. } => return None,
         })
     }
@@ -300,6 +307,11 @@ impl fmt::Display for Problem {
             Problem::UnreadableBreak { text } => {
                 write!(f, "cannot read the break's dates in '{text}'")
             }
+            Problem::MovesWithoutKeyword { text } => write!(
+                f,
+                "moves such as '{text}' are written without 'Ваш ход' or 'Мой ход' \
+                 ('Your move', 'My move'), so they are not read"
+            ),
             Problem::Duplicate { what } => {
                 write!(f, "the {what} line is given twice; the first one is read")
             }

@@ -93,7 +93,7 @@ fn is_cut_marker(trimmed: &str) -> bool {
         "reply message",
         "ответное сообщение",
     ];
-    (core.len() < lower.len() || core.ends_with(':')) && MARKERS.iter().any(|m| core == *m)
+    (core.len() < lower.len() || core.ends_with(':')) && MARKERS.contains(&core)
         || trimmed.len() >= 20 && trimmed.chars().all(|c| c == '_')
 }
 

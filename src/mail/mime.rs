@@ -384,14 +384,12 @@ pub fn html_to_text(html: &str) -> String {
                         skip_depth += 1;
                     }
                 }
-                "br" => {
-                    if skip_depth == 0 {
-                        if at_line_start && quote_depth > 0 {
-                            out.push_str(&"> ".repeat(quote_depth));
-                        }
-                        newline(&mut out, &mut at_line_start);
-                        pending_space = false;
+                "br" if skip_depth == 0 => {
+                    if at_line_start && quote_depth > 0 {
+                        out.push_str(&"> ".repeat(quote_depth));
                     }
+                    newline(&mut out, &mut at_line_start);
+                    pending_space = false;
                 }
                 "blockquote" => {
                     if !at_line_start {

@@ -53,6 +53,17 @@ impl Geo for G10 {
     const CROWN_IN_PASSING: bool = false;
 }
 
+/// 10x10 without the majority rule: only to explain a capture that the majority rule
+/// forbids (resolution), never to generate the legal moves.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct G10Free;
+impl Geo for G10Free {
+    const N: u32 = 5;
+    const SQUARES: u32 = 50;
+    const MAJORITY: bool = false;
+    const CROWN_IN_PASSING: bool = false;
+}
+
 /// The bit of 0-based square `s` with `n` squares a row.
 pub(crate) const fn bit_of(n: u32, s: u32) -> u32 {
     s + (s / n) / 2

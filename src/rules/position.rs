@@ -153,11 +153,20 @@ impl Position {
         sink.0
     }
 
-    /// Every legal move, each capture route separately (two routes with the same start,
-    /// end and captured set are both listed), sorted by their full algebraic notation.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves: Vec<Move> = self
-            .routes()
+    /// On 10x10, the captures the majority rule forbids are among these (resolution uses
+    /// them to explain the rule); elsewhere the same as the legal routes.
+    pub(crate) fn routes_without_majority(&self) -> Vec<Move> {
+        if self.variant != Variant::Hundred {
+            return self.legal_moves();
+        }
+        let mut sink = RouteSink(Vec::new());
+        let white = self.side == Color::White;
+        movegen::generate::<super::board::G10Free, _>(&self.bb, white, &mut sink);
+        self.to_moves(sink.0)
+    }
+
+    fn to_moves(&self, routes: Vec<Route>) -> Vec<Move> {
+        let mut moves: Vec<Move> = routes
             .into_iter()
             .map(|r| Move {
                 path: r
@@ -175,6 +184,12 @@ impl Position {
             .collect();
         moves.sort_by_cached_key(|m| m.to_string());
         moves
+    }
+
+    /// Every legal move, each capture route separately (two routes with the same start,
+    /// end and captured set are both listed), sorted by their full algebraic notation.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.to_moves(self.routes())
     }
 
     /// The legal moves of the piece on `sq` (10.2.10: "the piece on the named square has
