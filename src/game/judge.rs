@@ -8,7 +8,6 @@ use super::due;
 use super::model::*;
 use super::submission::{DrawWord, Envelope, Submission, Written};
 use crate::clock::{Claim, ClaimField, ClockSettings, Difference, ThreeDates, TimeUsed};
-use crate::rules::ParseMoveError;
 
 /// Judges one letter: is it for this game and the sender's turn, are the partner's moves
 /// repeated (10.2.9), are the moves possible (10.2.10, 10.2.2), which variant part is
@@ -59,7 +58,11 @@ struct NewPly {
 
 enum PlyError {
     /// A move of the sender that is impossible, with no single replacement (10.2.10).
-    Impossible { written: String, reason: String },
+    Impossible {
+        written: String,
+        reason: String,
+        reason_ru: String,
+    },
     /// A move written for the partner that is neither their variant's nor forced (10.2.13).
     NotPartners { written: String },
 }
@@ -69,6 +72,7 @@ fn problem(clause: &str, kind: ProblemKind, text: impl Into<String>) -> Problem 
         clause: clause.to_string(),
         kind,
         text: text.into(),
+        text_ru: None,
     }
 }
 
@@ -203,18 +207,29 @@ impl Judge<'_> {
             .unwrap_or_else(|| self.st.position());
         let (plies, err, ignored) = self.plies(&mut pos, written, now_ply);
         if let Some(e) = err {
-            let (kind, clause, text, reason) = match e {
-                PlyError::Impossible { written, reason } => {
-                    (ProblemKind::ImpossibleMove, "10.2.10", written, reason)
-                }
+            let (kind, clause, text, reason, reason_ru) = match e {
+                PlyError::Impossible {
+                    written,
+                    reason,
+                    reason_ru,
+                } => (
+                    ProblemKind::ImpossibleMove,
+                    "10.2.10",
+                    written,
+                    reason,
+                    reason_ru,
+                ),
                 PlyError::NotPartners { written } => (
                     ProblemKind::NotPartnersMove,
                     "10.2.13",
                     written,
-                    "not a move of the partner's variant, nor forced".to_string(),
+                    "not a move of the partner's variant, nor forced (10.2.13)".to_string(),
+                    "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
                 ),
             };
-            problems.push(problem(clause, kind, format!("{text}: {reason}")));
+            let mut p = problem(clause, kind, format!("{text}: {reason}"));
+            p.text_ru = Some(format!("{text}: {reason_ru}"));
+            problems.push(p);
             return self.stop("10.2.10", Reason::Impossible, problems, "impossible move");
         }
         if plies.is_empty() || plies.last().is_some_and(|p| p.by != me) {
@@ -415,12 +430,10 @@ impl Judge<'_> {
     fn matches_history(&self, positions: &[Pos], from: usize, written: &[Written]) -> bool {
         written.iter().enumerate().all(|(i, w)| {
             let ply = from + i;
-            let (Some(pos), Some(played), Ok(t)) =
-                (positions.get(ply), self.st.moves.get(ply), w.text.as_ref())
-            else {
+            let (Some(pos), Some(played)) = (positions.get(ply), self.st.moves.get(ply)) else {
                 return false;
             };
-            matches!(pos.resolve(t), Resolved::Legal(m) if m.text(self.st.variant) == played.text)
+            matches!(pos.resolve(&w.text), Resolved::Legal(m) if m.text(self.st.variant) == played.text)
         })
     }
 
@@ -449,15 +462,8 @@ impl Judge<'_> {
             let k = now_ply + out.len();
             let idx = out.len();
             let mover = pos.side_to_move();
-            let legal = pos.legal_moves();
-            let is_forced = legal.len() == 1;
-            let resolved = match &w.text {
-                Ok(t) => pos.resolve(t),
-                Err(ParseMoveError::Short(_)) => {
-                    Resolved::Impossible("short notation (10.2.2)".to_string())
-                }
-                Err(ParseMoveError::Unreadable(_)) => Resolved::Impossible("unreadable".into()),
-            };
+            let is_forced = pos.is_forced();
+            let resolved = pos.resolve(&w.text);
             if mover == me {
                 match resolved {
                     Resolved::Legal(mv) => {
@@ -475,14 +481,13 @@ impl Judge<'_> {
                             written: Some(i),
                         });
                     }
-                    Resolved::Impossible(reason) => {
+                    Resolved::Impossible {
+                        reason,
+                        reason_ru,
+                        single,
+                    } => {
                         // 10.2.10: the named piece's only move is played in its place.
-                        let single = match &w.text {
-                            Ok(t) => pos.moves_from_text(t),
-                            Err(_) => Vec::new(),
-                        };
-                        if let [mv] = single.as_slice() {
-                            let mv = mv.clone();
+                        if let Some(mv) = single {
                             *pos = pos.play(&mv);
                             out.push(NewPly {
                                 mv,
@@ -500,6 +505,7 @@ impl Judge<'_> {
                             Some(PlyError::Impossible {
                                 written: w.shown(),
                                 reason,
+                                reason_ru,
                             }),
                             0,
                         );
@@ -702,12 +708,9 @@ impl Judge<'_> {
             let mut moves = Vec::new();
             let mut numbered = Vec::new();
             for w in &wv.moves[skip..] {
-                let mv = match &w.text {
-                    Ok(t) => match pos.resolve(t) {
-                        Resolved::Legal(mv) => Some(mv),
-                        Resolved::Impossible(_) => None,
-                    },
-                    Err(_) => None,
+                let mv = match pos.resolve(&w.text) {
+                    Resolved::Legal(mv) => Some(mv),
+                    Resolved::Impossible { .. } => None,
                 };
                 let Some(mv) = mv else {
                     problems.push(problem(

@@ -260,8 +260,10 @@ pub struct Problem {
     pub clause: String,
     /// What exactly, in short English (the renderer words it).
     pub kind: ProblemKind,
-    /// The text concerned (a move as written, a missing item).
+    /// The text concerned (a move as written, a missing item), in English.
     pub text: String,
+    /// The same in Russian where the rules give it (why a move is impossible).
+    pub text_ru: Option<String>,
 }
 
 /// What kind of problem (machine-readable, for the renderer's wording).

@@ -21,7 +21,7 @@ impl Written {
     /// The text as written, for notices.
     pub fn shown(&self) -> String {
         match &self.text {
-            Ok(t) => super::board::show(t),
+            Ok(t) => t.to_string(),
             Err(ParseMoveError::Short(s) | ParseMoveError::Unreadable(s)) => s.clone(),
         }
     }
