@@ -8,13 +8,24 @@ use super::due;
 use super::model::*;
 use super::submission::{DrawWord, Envelope, Submission, Written};
 use crate::clock::{Claim, ClaimField, ClockSettings, Difference, ThreeDates, TimeUsed};
+use crate::letter::Letter;
+
+/// Judges one read letter (see [`judge_submission`]).
+pub fn judge(
+    state: &GameState,
+    letter: &Letter,
+    envelope: &Envelope,
+    settings: &ClockSettings,
+) -> Verdict {
+    judge_submission(state, &Submission::from(letter), envelope, settings)
+}
 
 /// Judges one letter: is it for this game and the sender's turn, are the partner's moves
 /// repeated (10.2.9), are the moves possible (10.2.10, 10.2.2), which variant part is
 /// accepted (10.2.13) and which forced moves written (10.2.4), the numbering (10.2.14), the
 /// proposed variants (10.2.12), the clock (10.3), draw offers, resignation and the end of the
 /// game. Never fails: a player's mistake is a [`Decision::Rejected`] with notices.
-pub fn judge(
+pub fn judge_submission(
     state: &GameState,
     letter: &Submission,
     envelope: &Envelope,
@@ -151,22 +162,50 @@ impl Judge<'_> {
             });
             return Decision::Rejected(Reason::NotInPlay);
         }
+        if self.sub.moves.is_empty() && self.sub.repeated.is_empty() {
+            return self.without_moves(early_problems);
+        }
         if self.st.side_to_move() != self.me {
             return self.out_of_turn();
         }
         self.play_turn(early_problems)
     }
 
-    /// 10.2.8: the sender's move is made; nothing in this letter can change it.
-    fn out_of_turn(&mut self) -> Decision {
-        if self.sub.draw == Some(DrawWord::Offer) && self.st.draw_offer != Some(self.me) {
-            self.st.draw_offer = Some(self.me);
-            self.tell(
-                Recipient::Player(self.me.other()),
-                NoticeKind::DrawOffered { by: self.me },
-            );
+    /// A letter with no move at all: a draw offer is passed on, other business (a break, a
+    /// protest, an analysis) is not the judge's; otherwise the sender is told no move was
+    /// found (no penalty: nothing was played) or, out of turn, that the move is made.
+    fn without_moves(&mut self, problems: Vec<Problem>) -> Decision {
+        if self.sub.draw == Some(DrawWord::Offer) {
+            if self.st.draw_offer != Some(self.me) {
+                self.st.draw_offer = Some(self.me);
+                self.tell(
+                    Recipient::Player(self.me.other()),
+                    NoticeKind::DrawOffered { by: self.me },
+                );
+            }
             return Decision::Accepted;
         }
+        if !problems.is_empty() {
+            // A draw accepted that nobody offered.
+            self.tell_me(NoticeKind::Refused {
+                reason: Reason::NoMove,
+                problems,
+                partner_moves: Vec::new(),
+                penalty_days: 0,
+            });
+            return Decision::NoChange;
+        }
+        if self.sub.has_other_business || self.sub.protest.is_some() {
+            return Decision::NoChange;
+        }
+        if self.st.side_to_move() != self.me {
+            return self.out_of_turn();
+        }
+        self.no_move(problems)
+    }
+
+    /// 10.2.8: the sender's move is made; nothing in this letter can change it.
+    fn out_of_turn(&mut self) -> Decision {
         let since = self.st.new_since(self.me.other());
         let moves = (since..self.st.moves.len())
             .map(|p| self.st.numbered(p))
@@ -822,14 +861,6 @@ impl Judge<'_> {
     /// No move of the sender's in the letter: said so, nothing else changes (a draw offer
     /// alone is passed on).
     fn no_move(&mut self, problems: Vec<Problem>) -> Decision {
-        if self.sub.draw == Some(DrawWord::Offer) {
-            self.st.draw_offer = Some(self.me);
-            self.tell(
-                Recipient::Player(self.me.other()),
-                NoticeKind::DrawOffered { by: self.me },
-            );
-            return Decision::Accepted;
-        }
         let partner_moves = self.st.new_moves_for(self.me);
         self.tell_me(NoticeKind::Refused {
             reason: Reason::NoMove,

@@ -4,6 +4,7 @@ use chrono::NaiveDate;
 
 use super::board::Side;
 use crate::clock::TimeUsed;
+use crate::letter::{self, Letter};
 use crate::rules::{MoveText, ParseMoveError};
 
 /// A move as the player wrote it, with its number if any.
@@ -66,6 +67,61 @@ pub struct Submission {
     pub is_resignation: bool,
     /// `Протест: …` for the arbiter (10.3.8).
     pub protest: Option<String>,
+    /// The letter also carries business that is not the judge's (a break announcement, an
+    /// analysis for adjudication): a letter without moves is then not refused.
+    pub has_other_business: bool,
+}
+
+fn side(s: letter::Side) -> Side {
+    match s {
+        letter::Side::White => Side::White,
+        letter::Side::Black => Side::Black,
+    }
+}
+
+fn written(item: &letter::MoveItem) -> Written {
+    Written {
+        number: item.number,
+        side: item.side.map(side),
+        text: item.parsed.clone(),
+    }
+}
+
+impl From<&Letter> for Submission {
+    /// What the judge needs of a read letter. A variant the reader cut at an unreadable move
+    /// keeps that move last, so the judge reports the cut (10.2.12).
+    fn from(l: &Letter) -> Submission {
+        Submission {
+            game: l.game,
+            repeated: l.repeated.iter().map(written).collect(),
+            moves: l.moves.iter().map(written).collect(),
+            variants: l
+                .variants
+                .iter()
+                .map(|v| WrittenVariant {
+                    label: v.label.clone(),
+                    moves: v
+                        .moves
+                        .iter()
+                        .chain(v.cut_at.as_ref())
+                        .map(written)
+                        .collect(),
+                })
+                .collect(),
+            dates: l.dates.clone(),
+            time: l.time.map(|t| TimeUsed {
+                white: i64::from(t.white),
+                black: i64::from(t.black),
+            }),
+            draw: l.draw.map(|d| match d {
+                letter::Draw::Offer => DrawWord::Offer,
+                letter::Draw::Accept => DrawWord::Accept,
+            }),
+            is_resignation: l.resign,
+            protest: l.protest.clone(),
+            has_other_business: l.break_.is_some() || l.analysis.is_some(),
+        }
+    }
 }
 
 /// How a letter came: who sent it, when, and the caller's reference.

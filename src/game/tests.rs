@@ -108,7 +108,7 @@ fn send_with(
         received: d(day),
         letter: format!("<{}-{day}@test>", st.moves.len()),
     };
-    judge(st, sub, &env, settings)
+    judge_submission(st, sub, &env, settings)
 }
 
 /// Plays letters that must all be accepted; gives the state after.
@@ -1151,7 +1151,7 @@ mod properties {
                 let sub = letter(&rep.join(" "), &mv.text(st.variant));
                 day = day + chrono::Days::new(gaps[i]);
                 let env = Envelope { sender: me, received: day, letter: format!("{i}") };
-                let v = judge(&st, &sub, &env, &ClockSettings::default());
+                let v = judge_submission(&st, &sub, &env, &ClockSettings::default());
                 prop_assert_eq!(&v.decision, &Decision::Accepted);
                 st = v.state;
             }
@@ -1169,5 +1169,80 @@ mod properties {
             let back: GameState = serde_json::from_str(&json).unwrap();
             prop_assert_eq!(back, st);
         }
+    }
+}
+
+mod through_letters {
+    //! The same clauses with letters as players write them, read by `letter::read`.
+    use super::*;
+    use crate::letter::{ReadContext, read};
+
+    fn send_text(st: &GameState, sender: Side, day: &str, text: &str) -> Verdict {
+        let l = read(text, &ReadContext::default());
+        let env = Envelope {
+            sender,
+            received: d(day),
+            letter: format!("<{day}@test>"),
+        };
+        judge(st, &l, &env, &ClockSettings::default())
+    }
+
+    #[test]
+    fn clause_10_2_13_a_russian_letter_game_with_a_variant_plays_through() {
+        let st = russian();
+        let v = send_text(
+            &st,
+            Side::White,
+            "01.12.2026",
+            "Шифр: ЗШ-2026-1, партия 7\nМой ход: 1. c3-d4\n",
+        );
+        assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+        let v = send_text(
+            &v.state,
+            Side::Black,
+            "02.12.2026",
+            "Здравствуйте!\nШифр: ЗШ-2026-1, партия 7\nВаш ход: 1. c3-d4\nМой ход: 1... f6-g5\n\
+             Если 2. g3-f4, то 2... b6-a5\nДаты: 01.12.2026 / 01.12.2026 / 02.12.2026\nВремя: 0/1\n",
+        );
+        assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+        assert_eq!(v.state.proposals.len(), 1);
+        assert_eq!(v.state.proposals[0].moves, ["g3-f4", "b6-a5"]);
+        let v = send_text(
+            &v.state,
+            Side::White,
+            "04.12.2026",
+            "Ваш ход: 1... f6-g5\nМой ход: 2. g3-f4 b6-a5 3. b2-c3\n",
+        );
+        assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+        assert_eq!(texts(&v.state)[2..], ["g3-f4", "b6-a5", "b2-c3"]);
+    }
+
+    #[test]
+    fn clause_10_2_9_a_letter_without_the_repetition_is_refused() {
+        let st = play(
+            russian(),
+            &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+        );
+        let v = send_text(&st, Side::Black, "02.12.2026", "Мой ход: 1... f6-g5\n");
+        assert_eq!(v.decision, Decision::Rejected(Reason::Repetition));
+    }
+
+    #[test]
+    fn a_break_announcement_alone_is_not_refused() {
+        let st = opening();
+        let v = send_text(
+            &st,
+            Side::White,
+            "04.12.2026",
+            "Беру перерыв с 10.12.2026 по 20.12.2026\n",
+        );
+        assert_eq!(v.decision, Decision::NoChange);
+        assert!(v.notices.is_empty());
+    }
+
+    #[test]
+    fn resignation_in_words_ends_the_game() {
+        let v = send_text(&opening(), Side::White, "04.12.2026", "Сдаюсь.\n");
+        assert_eq!(v.state.result.map(|r| r.score), Some(Score::BlackWins));
     }
 }
