@@ -74,6 +74,15 @@ impl GameState {
         times(&ledger(self, settings), day)
     }
 
+    /// Whether no clock of this game runs on `day` because a player is on a break (10.4.2).
+    pub fn is_on_break(&self, day: NaiveDate) -> bool {
+        self.breaks
+            .white
+            .iter()
+            .chain(&self.breaks.black)
+            .any(|b| b.covers(day))
+    }
+
     /// Table 2 of 10.3.6 at `day`.
     pub fn time_chart(&self, settings: &ClockSettings, day: NaiveDate) -> clock::TimeChart {
         ledger(self, settings).time_chart(day)

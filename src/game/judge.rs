@@ -653,9 +653,11 @@ impl Judge<'_> {
         } else {
             &self.sub.repeated
         };
-        let rep_first = now_ply - rep.len();
-        for (i, w) in rep.iter().enumerate() {
-            check(w, rep_first + i, &mut wrong);
+        // A repetition longer than the game (nothing was due) has no numbers to check.
+        if let Some(rep_first) = now_ply.checked_sub(rep.len()) {
+            for (i, w) in rep.iter().enumerate() {
+                check(w, rep_first + i, &mut wrong);
+            }
         }
         for (i, p) in plies.iter().enumerate() {
             if let Some(wi) = p.written {

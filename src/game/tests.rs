@@ -1246,3 +1246,116 @@ mod through_letters {
         assert_eq!(v.state.result.map(|r| r.score), Some(Score::BlackWins));
     }
 }
+
+#[test]
+fn hundred_is_played_in_numeric_notation_and_algebraic_is_read_too() {
+    let st = game(Variant::Hundred, "01.12.2026");
+    let v = send(&st, Side::White, "01.12.2026", &letter("", "1. 32-28"));
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state), ["32-28"]);
+    // 19-23 written algebraically: square 19 is g7, 23 is f6.
+    let v = send(
+        &v.state,
+        Side::Black,
+        "02.12.2026",
+        &letter("1. 32-28", "1... g7-f6"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state), ["32-28", "19-23"]);
+}
+
+#[test]
+fn a_repetition_where_none_is_due_is_ignored() {
+    let v = send(
+        &russian(),
+        Side::White,
+        "01.12.2026",
+        &letter("1. c3-d4 f6-g5", "1. c3-d4"),
+    );
+    assert_eq!(v.decision, Decision::Accepted);
+}
+
+#[test]
+fn a_game_is_on_break_on_either_players_break_days() {
+    let st = with_break(opening(), Side::Black, "10.12.2026", "19.12.2026");
+    assert!(st.is_on_break(d("10.12.2026")));
+    assert!(st.is_on_break(d("19.12.2026")));
+    assert!(!st.is_on_break(d("20.12.2026")));
+}
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_written() -> impl Strategy<Value = Written> {
+        let square = prop_oneof![
+            (0u8..12, 0u8..12).prop_map(|(f, r)| crate::rules::SquareText::Alg {
+                file: (b'a' + f) as char,
+                rank: r,
+            }),
+            (0u8..60).prop_map(crate::rules::SquareText::Num),
+        ];
+        let text = prop_oneof![
+            4 => (proptest::collection::vec(square, 0..5), any::<bool>())
+                .prop_map(|(squares, is_capture)| Ok(crate::rules::MoveText { squares, is_capture })),
+            1 => "[a-k]{1,2}[0-9]?".prop_map(|s| Err(ParseMoveError::Short(s))),
+            1 => ".{0,6}".prop_map(|s| Err(ParseMoveError::Unreadable(s))),
+        ];
+        (
+            proptest::option::of(0u32..40),
+            proptest::option::of(any::<bool>()),
+            text,
+        )
+            .prop_map(|(number, black, text)| Written {
+                number,
+                side: black.map(|b| if b { Side::Black } else { Side::White }),
+                text,
+            })
+    }
+
+    fn any_submission() -> impl Strategy<Value = Submission> {
+        (
+            proptest::collection::vec(any_written(), 0..4),
+            proptest::collection::vec(any_written(), 0..4),
+            proptest::collection::vec(proptest::collection::vec(any_written(), 0..4), 0..3),
+            proptest::option::of(prop_oneof![Just(DrawWord::Offer), Just(DrawWord::Accept)]),
+            proptest::bool::weighted(0.05),
+        )
+            .prop_map(
+                |(repeated, moves, variants, draw, is_resignation)| Submission {
+                    repeated,
+                    moves,
+                    variants: variants
+                        .into_iter()
+                        .map(|moves| WrittenVariant { label: None, moves })
+                        .collect(),
+                    draw,
+                    is_resignation,
+                    ..Submission::default()
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// No letter, however wrong, makes the judge panic; the state it gives always
+        /// replays, and the deadlines can be computed from it.
+        #[test]
+        fn no_letter_makes_the_judge_panic(
+            letters in proptest::collection::vec((any::<bool>(), 0u64..30, any_submission()), 1..12),
+        ) {
+            let mut st = opening();
+            let mut day = d("03.12.2026");
+            for (black, gap, sub) in letters {
+                day = day + chrono::Days::new(gap);
+                let sender = if black { Side::Black } else { Side::White };
+                let env = Envelope { sender, received: day, letter: "x".into() };
+                let v = judge_submission(&st, &sub, &env, &ClockSettings::default());
+                prop_assert_eq!(v.state.positions().len(), v.state.moves.len() + 1);
+                st = v.state;
+                let _ = due(&st, day, &ClockSettings::default());
+                let _ = next_due_day(&st, day, &ClockSettings::default());
+            }
+        }
+    }
+}
