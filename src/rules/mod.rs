@@ -24,7 +24,7 @@ mod square;
 use std::fmt;
 use std::str::FromStr;
 
-pub use draw::{DrawReason, GameRecord};
+pub use draw::{DrawReason, GameRecord, NotLegal};
 pub use fen::FenError;
 pub use moves::Move;
 pub use notation::{MoveText, ParseMoveError, SquareText};
