@@ -197,6 +197,12 @@ impl GameRecord {
         r
     }
 
+    /// Appends a move known to be legal with the position it leads to.
+    pub(crate) fn push_unchecked(&mut self, mv: Move, next: Position) {
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+
     /// Takes back the last move.
     pub fn pop(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;

@@ -74,12 +74,12 @@ impl Variant {
     }
 
     /// The PDN `GameType` number: 25 (Russian), 20 (international 10x10); give-away has no
-    /// official number, zaochka writes 25 with the variant name in an `Event`-independent
-    /// tag `Variant "giveaway"` (see [`record`]).
+    /// official number, zaochka writes 99, outside the range PDN 3.0 assigns (see [`record`]).
     pub fn pdn_game_type(self) -> u32 {
         match self {
-            Variant::Russian | Variant::Giveaway => 25,
+            Variant::Russian => 25,
             Variant::Hundred => 20,
+            Variant::Giveaway => 99,
         }
     }
 }
