@@ -426,6 +426,42 @@ fn clause_10_3_5_the_overstep_day_is_the_first_day_over_50() {
 }
 
 #[test]
+fn clause_10_3_5_the_overstep_day_across_month_ends_leap_years_breaks_and_penalties() {
+    // (start, white's break, penalty days charged on the start, expected overstep day)
+    let cases = [
+        (d(2024, 2, 1), None, 0, d(2024, 3, 23)), // 29.02.2024 counts
+        (d(2025, 2, 1), None, 0, d(2025, 3, 24)),
+        (d(2025, 12, 1), None, 0, d(2026, 1, 21)), // over New Year
+        (d(2024, 2, 1), None, 6, d(2024, 3, 17)),  // 10.2.11: six days sooner
+        (
+            d(2024, 2, 1),
+            Some((d(2024, 2, 28), d(2024, 3, 1))), // 3 days with 29.02
+            0,
+            d(2024, 3, 26),
+        ),
+        (
+            d(2025, 2, 1),
+            Some((d(2025, 2, 28), d(2025, 3, 1))), // 2 days
+            6,
+            d(2025, 3, 20),
+        ),
+    ];
+    for (start, brk, penalty, expected) in cases {
+        let mut l = Ledger::new(ClockSettings::default(), start, plus(start, 365));
+        if let Some((from, to)) = brk {
+            l.add_break(Side::White, Break::ordinary(from, to, start))
+                .unwrap();
+        }
+        if penalty > 0 {
+            l.charge_penalty(Side::White, 1, start, "10.2.11");
+        }
+        assert_eq!(l.overstep_day(Side::White), Some(expected), "start {start}");
+        assert_eq!(l.total(Side::White, expected), 51);
+        assert_eq!(l.total(Side::White, expected.pred_opt().unwrap()), 50);
+    }
+}
+
+#[test]
 fn clause_10_3_5_the_overstep_day_moves_past_breaks_of_either_player() {
     let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
     l.add_break(
