@@ -68,6 +68,9 @@ pub enum ClockError {
         /// The pending move's number.
         move_number: u32,
     },
+    /// Play was resumed but was not suspended.
+    #[error("play is not suspended")]
+    NotSuspended,
     /// The break is refused (10.4).
     #[error(transparent)]
     Break(#[from] BreakError),
@@ -200,6 +203,31 @@ pub struct Ledger {
     pub penalties: Vec<Penalty>,
     /// Each player's breaks (10.4), as recorded for this game.
     pub breaks: PerSide<Vec<Break>>,
+    /// Stops of play while the arbiter decides an overstep (10.3.6: "до решения главного
+    /// судьи игра приостанавливается"); no clock runs on their days.
+    #[serde(default)]
+    pub suspensions: Vec<Suspension>,
+}
+
+/// A stop of the game's clocks: from the day after the overstep was declared until the day
+/// play resumed (10.3.6, 10.3.7). Open while `resumed` is `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suspension {
+    /// The day play was suspended (the overstep day); it still counts.
+    pub suspended: NaiveDate,
+    /// The day play resumed; clocks run again from the next day.
+    pub resumed: Option<NaiveDate>,
+}
+
+impl Suspension {
+    /// The days on which no clock runs: the day after the suspension to the day of the
+    /// resumption (for an open one, to the end of the calendar).
+    #[must_use]
+    pub fn days(&self) -> Option<DateRange> {
+        let from = self.suspended.succ_opt()?;
+        let range = DateRange::new(from, self.resumed.unwrap_or(NaiveDate::MAX));
+        (!range.is_empty()).then_some(range)
+    }
 }
 
 impl Ledger {
@@ -221,6 +249,7 @@ impl Ledger {
             }],
             penalties: Vec::new(),
             breaks: PerSide::default(),
+            suspensions: Vec::new(),
         }
     }
 
@@ -237,7 +266,7 @@ impl Ledger {
     }
 
     /// The days on which no clock of this game runs: the effective days of both players'
-    /// breaks (10.4.2).
+    /// breaks (10.4.2) and the days play was suspended (10.3.6).
     #[must_use]
     pub fn off_days(&self) -> Vec<DateRange> {
         self.breaks
@@ -245,7 +274,42 @@ impl Ledger {
             .iter()
             .chain(&self.breaks.black)
             .filter_map(Break::effective)
+            .chain(self.suspensions.iter().filter_map(Suspension::days))
             .collect()
+    }
+
+    /// Suspends play on `on`, the day an overstep is declared (10.3.6): from the next day no
+    /// clock runs and no deadline falls until [`Ledger::resume`]. Suspending a suspended game
+    /// changes nothing.
+    pub fn suspend(&mut self, on: NaiveDate) {
+        if !self.is_suspended() {
+            self.suspensions.push(Suspension {
+                suspended: on,
+                resumed: None,
+            });
+        }
+    }
+
+    /// Resumes play on `on` (the arbiter found no overstep, 10.3.7): clocks run again from the
+    /// next day. Give the player days back with a negative [`Penalty`] where the arbiter says
+    /// so, or the overstep is due again at once.
+    ///
+    /// # Errors
+    /// [`ClockError::NotSuspended`] if play is not suspended.
+    pub fn resume(&mut self, on: NaiveDate) -> Result<(), ClockError> {
+        let open = self
+            .suspensions
+            .iter_mut()
+            .find(|s| s.resumed.is_none())
+            .ok_or(ClockError::NotSuspended)?;
+        open.resumed = Some(on.max(open.suspended));
+        Ok(())
+    }
+
+    /// Whether play is suspended (an overstep before the arbiter).
+    #[must_use]
+    pub fn is_suspended(&self) -> bool {
+        self.suspensions.iter().any(|s| s.resumed.is_none())
     }
 
     /// Adds a player's break to this game after checking it against the player's breaks
@@ -434,7 +498,8 @@ impl Ledger {
     }
 
     /// The last day something happened on `side`'s clock: its own start, the receipt of its
-    /// pending move, its last answer, its last penalty. Deadlines fall on or after it.
+    /// pending move, its last answer, its last penalty, the last resumption of play.
+    /// Deadlines fall on or after it.
     fn last_event(&self, side: Side) -> NaiveDate {
         let mut last = self.starts[side];
         for a in self.answers.iter().filter(|a| a.side == side) {
@@ -442,6 +507,9 @@ impl Ledger {
         }
         for p in self.penalties.iter().filter(|p| p.side == side) {
             last = last.max(p.on);
+        }
+        for resumed in self.suspensions.iter().filter_map(|s| s.resumed) {
+            last = last.max(resumed);
         }
         last
     }
@@ -603,10 +671,18 @@ impl Ledger {
         out
     }
 
-    /// The earliest deadline, so the daemon can sleep until its day.
+    /// The earliest deadline of the present state (it may have fired already: see
+    /// [`Ledger::upcoming`]).
     #[must_use]
     pub fn next_deadline(&self) -> Option<Deadline> {
         self.deadlines().into_iter().next()
+    }
+
+    /// The first deadline after `day` (the last day the caller swept), so the daemon can sleep
+    /// until it.
+    #[must_use]
+    pub fn upcoming(&self, day: NaiveDate) -> Option<Deadline> {
+        self.deadlines().into_iter().find(|d| d.day() > day)
     }
 
     /// The deadlines due on or before `today` (the caller skips those it already fired).

@@ -25,7 +25,7 @@ mod ledger;
 pub use breaks::{Break, BreakError, BreakKind, check_break, check_same_dates};
 pub use chart::{ChartCell, ChartLabels, ChartRow, TimeChart};
 pub use claim::{Claim, ClaimCheck, ClaimField, Difference, ThreeDates, TimeUsed};
-pub use ledger::{Answer, ClockError, Deadline, Ledger, Penalty};
+pub use ledger::{Answer, ClockError, Deadline, Ledger, Penalty, Suspension};
 
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};

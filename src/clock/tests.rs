@@ -426,6 +426,42 @@ fn clause_10_3_5_the_overstep_day_is_the_first_day_over_50() {
 }
 
 #[test]
+fn clause_10_3_5_the_overstep_day_across_month_ends_leap_years_breaks_and_penalties() {
+    // (start, white's break, penalty days charged on the start, expected overstep day)
+    let cases = [
+        (d(2024, 2, 1), None, 0, d(2024, 3, 23)), // 29.02.2024 counts
+        (d(2025, 2, 1), None, 0, d(2025, 3, 24)),
+        (d(2025, 12, 1), None, 0, d(2026, 1, 21)), // over New Year
+        (d(2024, 2, 1), None, 6, d(2024, 3, 17)),  // 10.2.11: six days sooner
+        (
+            d(2024, 2, 1),
+            Some((d(2024, 2, 28), d(2024, 3, 1))), // 3 days with 29.02
+            0,
+            d(2024, 3, 26),
+        ),
+        (
+            d(2025, 2, 1),
+            Some((d(2025, 2, 28), d(2025, 3, 1))), // 2 days
+            6,
+            d(2025, 3, 20),
+        ),
+    ];
+    for (start, brk, penalty, expected) in cases {
+        let mut l = Ledger::new(ClockSettings::default(), start, plus(start, 365));
+        if let Some((from, to)) = brk {
+            l.add_break(Side::White, Break::ordinary(from, to, start))
+                .unwrap();
+        }
+        if penalty > 0 {
+            l.charge_penalty(Side::White, 1, start, "10.2.11");
+        }
+        assert_eq!(l.overstep_day(Side::White), Some(expected), "start {start}");
+        assert_eq!(l.total(Side::White, expected), 51);
+        assert_eq!(l.total(Side::White, expected.pred_opt().unwrap()), 50);
+    }
+}
+
+#[test]
 fn clause_10_3_5_the_overstep_day_moves_past_breaks_of_either_player() {
     let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
     l.add_break(
@@ -827,6 +863,8 @@ enum Step {
     Extra { is_counted: bool },
     /// A penalty to a side.
     Penalty { white: bool, days: i32 },
+    /// Play suspended for some days (an overstep before the arbiter), then resumed.
+    Suspend { days: u64 },
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -834,6 +872,7 @@ fn step() -> impl Strategy<Value = Step> {
         6 => (0u64..25, 0u64..3).prop_map(|(think, post)| Step::Answer { think, post }),
         1 => any::<bool>().prop_map(|is_counted| Step::Extra { is_counted }),
         1 => (any::<bool>(), -2i32..8).prop_map(|(white, days)| Step::Penalty { white, days }),
+        1 => (0u64..20).prop_map(|days| Step::Suspend { days }),
     ]
 }
 
@@ -892,6 +931,11 @@ fn build(
                     days,
                     clause: "10.2.11".into(),
                 });
+            }
+            Step::Suspend { days } => {
+                l.suspend(today);
+                today = plus(today, days);
+                l.resume(today).expect("suspended");
             }
         }
     }
@@ -1006,6 +1050,9 @@ proptest! {
             for p in l.penalties.iter().filter(|p| p.side == side) {
                 from = from.max(p.on);
             }
+            for resumed in l.suspensions.iter().filter_map(|s| s.resumed) {
+                from = from.max(resumed);
+            }
             let mut expected = None;
             let mut day = from;
             while day <= l.end_of_play {
@@ -1040,6 +1087,84 @@ proptest! {
             if let Deadline::Overstep { side, day, .. } = dl {
                 prop_assert!(l.is_overstepped(side, day));
             }
+            if let Deadline::Repeat { side, forwarded, day, .. } = dl {
+                let from = forwarded.max(l.starts[side]);
+                prop_assert_eq!(thinking_days(from, day, &l.off_days()), 40);
+            }
+            if let Deadline::FirstMoveQuery { day } = dl {
+                prop_assert_eq!(thinking_days(l.starts.white, day, &l.off_days()), 30);
+            }
         }
     }
+}
+
+// ---- 10.3.6, 10.3.7: suspension while the arbiter decides ----
+
+#[test]
+fn clause_10_3_6_no_clock_runs_and_no_deadline_falls_while_play_is_suspended() {
+    let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
+    let overstep = l.overstep_day(Side::White).unwrap();
+    assert_eq!(overstep, d26(4, 21));
+    l.suspend(overstep);
+    assert!(l.is_suspended());
+    assert_eq!(l.total(Side::White, d26(4, 21)), 51);
+    assert_eq!(l.total(Side::White, d26(5, 30)), 51);
+    // Nothing falls after the suspension; what fell before (query, warning, the overstep
+    // itself) has fired.
+    assert!(l.deadlines().iter().all(|d| d.day() <= overstep));
+    assert_eq!(l.upcoming(overstep), None);
+}
+
+#[test]
+fn clause_10_3_7_play_resumed_runs_the_clock_again_from_the_next_day() {
+    let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
+    l.suspend(d26(4, 21));
+    // The arbiter finds the player was owed 10 days (a mail outage) and resumes play.
+    l.charge(Penalty {
+        side: Side::White,
+        move_number: 1,
+        on: d26(5, 1),
+        days: -10,
+        clause: "10.3.7".into(),
+    });
+    l.resume(d26(5, 1)).unwrap();
+    assert!(!l.is_suspended());
+    assert_eq!(l.total(Side::White, d26(5, 1)), 41);
+    assert_eq!(l.total(Side::White, d26(5, 3)), 43);
+    // 9 days left after 01.05: over on the 10th day after it.
+    assert_eq!(l.overstep_day(Side::White), Some(d26(5, 11)));
+    assert_eq!(l.resume(d26(5, 2)), Err(ClockError::NotSuspended));
+}
+
+#[test]
+fn clause_10_3_7_resumed_without_days_back_the_overstep_is_due_again_on_that_day() {
+    let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
+    l.suspend(d26(4, 21));
+    l.resume(d26(5, 1)).unwrap();
+    let again = l.upcoming(d26(4, 30)).unwrap();
+    assert_eq!(again.day(), d26(5, 1));
+    assert!(matches!(again, Deadline::Overstep { .. }));
+    assert_ne!(
+        again.key(),
+        Deadline::Overstep {
+            side: Side::White,
+            move_number: 1,
+            day: d26(4, 21)
+        }
+        .key()
+    );
+}
+
+#[test]
+fn the_ledger_round_trips_through_json() {
+    let mut l = sample_game();
+    l.add_break(
+        Side::White,
+        Break::ordinary(d26(6, 1), d26(6, 10), d26(5, 1)),
+    )
+    .unwrap();
+    l.suspend(d26(7, 1));
+    let json = serde_json::to_string(&l).unwrap();
+    let back: Ledger = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, l);
 }

@@ -24,7 +24,7 @@ mod square;
 use std::fmt;
 use std::str::FromStr;
 
-pub use draw::{DrawReason, GameRecord};
+pub use draw::{DrawReason, GameRecord, NotLegal};
 pub use fen::FenError;
 pub use moves::Move;
 pub use notation::{MoveText, ParseMoveError, SquareText};
@@ -74,12 +74,12 @@ impl Variant {
     }
 
     /// The PDN `GameType` number: 25 (Russian), 20 (international 10x10); give-away has no
-    /// official number, zaochka writes 25 with the variant name in an `Event`-independent
-    /// tag `Variant "giveaway"` (see [`record`]).
+    /// official number, zaochka writes 99, outside the range PDN 3.0 assigns (see [`record`]).
     pub fn pdn_game_type(self) -> u32 {
         match self {
-            Variant::Russian | Variant::Giveaway => 25,
+            Variant::Russian => 25,
             Variant::Hundred => 20,
+            Variant::Giveaway => 99,
         }
     }
 }

@@ -271,3 +271,49 @@ fn the_standings_serialise_for_machines() {
     assert_eq!(json["rows"][0]["results"][2][0]["decision"], "adjudicated");
     assert_eq!(json["settings"]["tie_breaks"][0], "sonneborn_berger");
 }
+
+/// The worked example of Sensei's Library, "Sonneborn-Berger" (also fiveinline.com,
+/// "Sonneborn-Berger system", example 1): a double round robin of four players, wins only.
+/// A, B tie on 4 wins; A's coefficient 4+3+3+1 = 11, B's 4+3+1+1 = 9, C's 6, D's 4.
+#[test]
+fn sonneborn_berger_matches_the_published_double_round_robin_example() {
+    let (a, b, c, d) = (1, 2, 3, 4);
+    let games = vec![
+        // First cycle.
+        g(a, b, WhiteWins),
+        g(a, c, WhiteWins),
+        g(a, d, WhiteWins),
+        g(b, c, WhiteWins),
+        g(b, d, WhiteWins),
+        g(c, d, WhiteWins),
+        // Second cycle.
+        g(b, a, WhiteWins),
+        g(c, a, BlackWins),
+        g(d, a, WhiteWins),
+        g(c, b, WhiteWins),
+        g(b, d, WhiteWins),
+        g(c, d, WhiteWins),
+    ];
+    let settings = StandingsSettings {
+        points: PointsSystem {
+            win: 1,
+            draw: 0,
+            loss: 0,
+        },
+        tie_breaks: vec![TieBreak::SonnebornBerger],
+    };
+    let s = standings(4, &games, &settings);
+    let got: Vec<(u32, u32, f64)> = s
+        .rows
+        .iter()
+        .map(|r| (r.number, r.points, r.sonneborn_berger))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(a, 4, 11.0), (b, 4, 9.0), (c, 3, 6.0), (d, 1, 4.0)]
+    );
+    assert_eq!(row(&s, a).place.first, 1);
+    assert_eq!(row(&s, b).place.first, 2);
+    // Both games of a pair show in one crosstable cell.
+    assert_eq!(row(&s, a).results[1].len(), 2);
+}
