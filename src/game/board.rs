@@ -189,12 +189,17 @@ impl Pos {
     }
 }
 
-/// The draw rule that ends the game after the last of these positions, if any: threefold
-/// repetition of the position with the same side to move.
-pub(crate) fn draw_by_rule(history: &[Pos]) -> Option<String> {
-    let last = history.last()?;
-    let seen = history.iter().filter(|p| *p == last).count();
-    (seen >= 3).then(|| "threefold repetition".to_string())
+/// The draw rule of the game that ends it after these moves from `start`, if any (the
+/// `rules` module's [`rules::GameRecord::draw_claim`]): English and Russian.
+pub(crate) fn draw_by_rule(start: &Pos, moves: &[Mv]) -> Option<(String, String)> {
+    let mut record = rules::GameRecord::new(start.0);
+    for m in moves {
+        // The moves come from replaying the game, so each is legal in turn.
+        if record.push(m.0.clone()).is_err() {
+            return None;
+        }
+    }
+    record.draw_claim().map(|r| (r.to_string(), r.ru()))
 }
 
 /// Reads a move in zaochka's own full notation (`c3-d4`, `c3:e5:c7`, `32-28`) for tests.

@@ -376,7 +376,7 @@ impl Judge<'_> {
         self.st.draw_offer = is_draw_offered.then_some(me);
 
         // The game's end by the rules or a draw rule, after every ply.
-        let all = self.st.positions();
+        let (all, played) = self.st.replay();
         if let Some(winner) = all.last().and_then(Pos::winner) {
             self.send_on(
                 first_new,
@@ -390,7 +390,8 @@ impl Judge<'_> {
             self.finish(Score::win(winner), Ending::Rule);
             return Decision::Accepted;
         }
-        if let Some(rule) = board::draw_by_rule(&all) {
+        let draw = all.first().and_then(|p| board::draw_by_rule(p, &played));
+        if let Some((rule, rule_ru)) = draw {
             self.send_on(
                 first_new,
                 end,
@@ -400,7 +401,7 @@ impl Judge<'_> {
                 false,
                 problems.clone(),
             );
-            self.finish(Score::Draw, Ending::DrawRule { rule });
+            self.finish(Score::Draw, Ending::DrawRule { rule, rule_ru });
             return Decision::Accepted;
         }
 

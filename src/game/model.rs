@@ -4,7 +4,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::board::{Pos, Side, Variant};
+use super::board::{Mv, Pos, Side, Variant};
 use crate::clock::{Break, PerSide, ThreeDates, TimeUsed};
 
 /// A player as the caller knows them: opaque to the judge, carried into notices.
@@ -170,6 +170,8 @@ pub enum Ending {
     DrawRule {
         /// Which, in short English.
         rule: String,
+        /// The same in Russian.
+        rule_ru: String,
     },
     /// The chief arbiter's decision (adjudication 10.5, or a ruling).
     Arbiter {
@@ -578,21 +580,30 @@ impl GameState {
             .unwrap_or_else(|| Pos::start(self.variant))
     }
 
-    pub(crate) fn positions(&self) -> Vec<Pos> {
+    /// The positions from the start (one more than the moves) and the moves, replayed.
+    pub(crate) fn replay(&self) -> (Vec<Pos>, Vec<Mv>) {
         let mut out = vec![self.initial_position()];
+        let mut moves = Vec::new();
         for m in &self.moves {
             let last = out
                 .last()
                 .cloned()
                 .unwrap_or_else(|| self.initial_position());
             match last.find(&m.text) {
-                Some(mv) => out.push(last.play(&mv)),
+                Some(mv) => {
+                    out.push(last.play(&mv));
+                    moves.push(mv);
+                }
                 // A stored move that no longer replays means a corrupted document; stop the
                 // replay there rather than panic (the store's data is checked on write).
                 None => break,
             }
         }
-        out
+        (out, moves)
+    }
+
+    pub(crate) fn positions(&self) -> Vec<Pos> {
+        self.replay().0
     }
 
     pub(crate) fn position(&self) -> Pos {
