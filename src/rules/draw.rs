@@ -63,15 +63,15 @@ impl DrawReason {
             DrawReason::KingMovesOnly { moves } => format!(
                 "в течение {moves} ходов ходили только дамками, без ходов простыми и без взятий"
             ),
-            DrawReason::ThreeAgainstKing { moves } => format!(
-                "три шашки с дамкой против одинокой дамки: дамка не взята {moves}-м ходом"
-            ),
+            DrawReason::ThreeAgainstKing { moves } => {
+                format!("три шашки с дамкой против одинокой дамки: дамка не взята {moves}-м ходом")
+            }
             DrawReason::MainRoad => {
                 "три шашки против одинокой дамки на большой дороге: не взята 5-м ходом".into()
             }
-            DrawReason::BalanceUnchanged { moves } => format!(
-                "у обеих сторон дамки, соотношение сил не менялось {moves} ходов"
-            ),
+            DrawReason::BalanceUnchanged { moves } => {
+                format!("у обеих сторон дамки, соотношение сил не менялось {moves} ходов")
+            }
             DrawReason::TwoAgainstKing => {
                 "две шашки с дамкой против одинокой дамки: дамка не взята 5-м ходом".into()
             }
@@ -85,16 +85,25 @@ impl fmt::Display for DrawReason {
         match self {
             DrawReason::Repetition => f.write_str("threefold repetition"),
             DrawReason::KingMovesOnly { moves } => {
-                write!(f, "{moves} moves of kings only, no man moved and no capture")
+                write!(
+                    f,
+                    "{moves} moves of kings only, no man moved and no capture"
+                )
             }
             DrawReason::ThreeAgainstKing { moves } => {
-                write!(f, "three pieces against a lone king, not taken by the {moves}th move")
+                write!(
+                    f,
+                    "three pieces against a lone king, not taken by the {moves}th move"
+                )
             }
             DrawReason::MainRoad => f.write_str(
                 "three pieces against a lone king on the main road, not taken by the 5th move",
             ),
             DrawReason::BalanceUnchanged { moves } => {
-                write!(f, "kings on both sides and the balance unchanged for {moves} moves")
+                write!(
+                    f,
+                    "kings on both sides and the balance unchanged for {moves} moves"
+                )
             }
             DrawReason::TwoAgainstKing => {
                 f.write_str("two pieces against a lone king, not taken by the 5th move")

@@ -162,10 +162,10 @@ impl Position {
         let mut sink = RouteSink(Vec::new());
         let white = self.side == Color::White;
         movegen::generate::<super::board::G10Free, _>(&self.bb, white, &mut sink);
-        self.to_moves(sink.0)
+        self.moves_of_routes(sink.0)
     }
 
-    fn to_moves(&self, routes: Vec<Route>) -> Vec<Move> {
+    fn moves_of_routes(&self, routes: Vec<Route>) -> Vec<Move> {
         let mut moves: Vec<Move> = routes
             .into_iter()
             .map(|r| Move {
@@ -189,7 +189,7 @@ impl Position {
     /// Every legal move, each capture route separately (two routes with the same start,
     /// end and captured set are both listed), sorted by their full algebraic notation.
     pub fn legal_moves(&self) -> Vec<Move> {
-        self.to_moves(self.routes())
+        self.moves_of_routes(self.routes())
     }
 
     /// The legal moves of the piece on `sq` (10.2.10: "the piece on the named square has

@@ -40,8 +40,8 @@ impl Square {
             return None;
         }
         let row = size - rank; // 0 = top
-        let offset = if row % 2 == 0 { 1 } else { 0 };
-        if file < offset || (file - offset) % 2 != 0 {
+        let offset = u8::from(row.is_multiple_of(2));
+        if file < offset || !(file - offset).is_multiple_of(2) {
             return None;
         }
         let col = (file - offset) / 2;
@@ -70,9 +70,11 @@ impl Square {
     pub fn from_text(size: u8, text: SquareText) -> Option<Square> {
         match text {
             SquareText::Num(n) => Self::from_number(size, n),
-            SquareText::Alg { file, rank } => {
-                Self::from_coords(size, Self::file_index(size, file.to_ascii_lowercase())?, rank)
-            }
+            SquareText::Alg { file, rank } => Self::from_coords(
+                size,
+                Self::file_index(size, file.to_ascii_lowercase())?,
+                rank,
+            ),
         }
     }
 
@@ -96,7 +98,7 @@ impl Square {
         let n = self.size / 2;
         let row = self.index / n;
         let col = self.index % n;
-        2 * col + if row % 2 == 0 { 1 } else { 0 }
+        2 * col + u8::from(row.is_multiple_of(2))
     }
 
     /// The 1-based rank (1 is White's back rank).
