@@ -65,6 +65,12 @@ impl Square {
         files.iter().position(|&c| c == f).map(|i| i as u8)
     }
 
+    /// A square from a board side and a 0-based index the caller knows to be valid (the
+    /// move generator's tables).
+    pub(crate) fn from_valid_index(size: u8, index: u8) -> Square {
+        Square { size, index }
+    }
+
     /// The square a [`SquareText`] names on a board of side `size`, or `None` when it is
     /// not a dark square of that board.
     pub fn from_text(size: u8, text: SquareText) -> Option<Square> {

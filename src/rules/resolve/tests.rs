@@ -174,3 +174,11 @@ fn short_notation_is_an_impossible_move_10_2_2() {
         "impossible move 'cd4': written in short notation, full notation is required (10.2.2)"
     );
 }
+
+#[test]
+fn routes_with_the_same_captures_count_as_one_when_resolving() {
+    let p = pos(Variant::Russian, "W:WKc3:Bb4,b6,d4,d6");
+    let m = legal("c3:c3", &p);
+    assert!(m == "c3:a5:c7:e5:c3" || m == "c3:e5:c7:a5:c3", "{m}");
+    assert_eq!(legal("c3:e5:c7:a5:c3", &p), "c3:e5:c7:a5:c3");
+}
