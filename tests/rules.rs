@@ -366,3 +366,14 @@ fn the_perft_command_prints_a_nodes_line() {
     assert_eq!(text.lines().next(), Some("nodes 4265"));
     assert!(text.contains("nodes/s "));
 }
+
+#[test]
+fn perft_divide_adds_up_to_perft() {
+    use zaochka::rules::perft_divide;
+    for variant in Variant::ALL {
+        let pos = Position::start(variant);
+        let parts = perft_divide(&pos, 4);
+        assert_eq!(parts.len(), pos.distinct_move_count());
+        assert_eq!(parts.iter().map(|(_, n)| n).sum::<u64>(), perft(&pos, 4));
+    }
+}
