@@ -242,6 +242,11 @@ fn merge(off: &[DateRange]) -> Vec<DateRange> {
 /// ```
 #[must_use]
 pub fn thinking_days(received: NaiveDate, answered: NaiveDate, off: &[DateRange]) -> u32 {
+    days_outside(received, answered, &merge(off))
+}
+
+/// [`thinking_days`] with the off days already merged (sorted, disjoint).
+fn days_outside(received: NaiveDate, answered: NaiveDate, merged: &[DateRange]) -> u32 {
     if answered <= received {
         return 0;
     }
@@ -249,7 +254,7 @@ pub fn thinking_days(received: NaiveDate, answered: NaiveDate, off: &[DateRange]
         return 0;
     };
     let window = DateRange::new(first, answered);
-    let off_days: u32 = merge(off)
+    let off_days: u32 = merged
         .iter()
         .filter_map(|r| r.intersection(&window))
         .map(|r| r.len_days())
