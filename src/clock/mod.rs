@@ -8,9 +8,11 @@
 //! - [`DateRange`] and [`thinking_days`]: the days `d` with `received < d <= answered`, less
 //!   every day on which either player of the game is on a break (10.3.1, 10.4.3);
 //! - [`Break`] and [`check_break`]: a player's break and its limits (10.4.1–10.4.5);
-//! - [`Ledger`]: one game's clock — every answer of both players, penalties, breaks, the
-//!   start and the end-of-play date; it gives totals, the limit, days left, the exact day a
-//!   player would overstep, and the [`Deadline`]s of the game;
+//! - [`Ledger`]: one game's clock — every answer of both players, penalties, breaks,
+//!   suspensions, the start and the end-of-play date; it gives totals (now and as they stood
+//!   on any day), the limit, days left, the exact day a player oversteps or would overstep,
+//!   and the [`Deadline`]s of the game (overstep, 40-day repeat, 30-day first-move query,
+//!   7-day warning), each with its day, so the daemon sleeps until the next one;
 //! - [`TimeChart`]: Table 2 of 10.3.6, as data and as plain text;
 //! - [`Claim`] and [`Ledger::check_claim`]: a player's three dates and time fraction
 //!   compared with the clock's own (10.3.1, 10.3.3; zaochka's clock is authoritative).

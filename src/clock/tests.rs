@@ -776,6 +776,42 @@ fn clause_10_3_6_the_time_chart_text_is_a_fixed_width_table_in_russian_or_englis
 }
 
 #[test]
+fn clause_10_3_6_the_time_chart_lists_breaks_and_suspensions() {
+    let mut l = sample_game();
+    l.add_break(
+        Side::Black,
+        Break::ordinary(d26(10, 10), d26(10, 25), d26(10, 12)),
+    )
+    .unwrap();
+    l.add_break(Side::White, Break::special(d26(4, 1), d26(4, 5), d26(4, 2)))
+        .unwrap();
+    l.suspend(d26(11, 1));
+    let chart = l.time_chart(d26(11, 20));
+    assert_eq!(
+        chart.breaks.black,
+        vec![(
+            DateRange::new(d26(10, 12), d26(10, 25)),
+            BreakKind::Ordinary
+        )]
+    );
+    assert_eq!(
+        chart.suspensions,
+        vec![DateRange::new(d26(11, 2), d26(11, 20))]
+    );
+    let text = chart.to_text(&ChartLabels::ru());
+    assert!(
+        text.contains(
+            "Перерывы (п. 10.4): Белые 01.04.2026–05.04.2026 (особый, п. 10.4.5); \
+             Чёрные 12.10.2026–25.10.2026\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Игра приостановлена (п. 10.3.6): 02.11.2026–20.11.2026\n"));
+    let en = chart.to_text(&ChartLabels::en());
+    assert!(en.contains("Breaks (10.4): White 01.04.2026–05.04.2026 (special, 10.4.5)"));
+}
+
+#[test]
 fn clause_10_3_6_the_time_chart_serialises_as_data() {
     let chart = sample_game().time_chart(d26(3, 20));
     let json = serde_json::to_value(&chart).unwrap();
