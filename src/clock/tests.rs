@@ -905,6 +905,27 @@ fn clause_10_3_3_in_strict_mode_missing_dates_are_pointed_out_and_a_repeat_costs
 }
 
 #[test]
+fn clause_10_3_1_the_claimed_time_is_compared_with_the_totals_on_the_day_of_the_answer() {
+    let mut l = sample_game();
+    l.answer(Side::Black, d26(3, 15)).unwrap();
+    l.receive(Side::White, 3, d26(3, 15)).unwrap();
+    l.answer(Side::White, d26(3, 20)).unwrap();
+    // Checked after later moves, black's letter of 15.03 still had 6/14 right.
+    let claim = Claim {
+        dates: ThreeDates {
+            partner_sent: Some(d26(3, 10)),
+            received: Some(d26(3, 10)),
+            answered: Some(d26(3, 15)),
+        },
+        time: Some(TimeUsed {
+            white: 6,
+            black: 14,
+        }),
+    };
+    assert!(l.check_claim(Side::Black, d26(3, 25), &claim).is_clean());
+}
+
+#[test]
 fn clause_10_3_1_whites_first_move_has_no_first_date() {
     let l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
     let claim = Claim {
