@@ -186,6 +186,25 @@ impl Deadline {
 /// `game` module records each move: [`Ledger::answer`] when a player's letter makes a move,
 /// [`Ledger::receive`] when the move is forwarded to the partner, [`Ledger::record_move`]
 /// for moves with no thinking time of their own (forced or variant moves).
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use zaochka::clock::{Break, ClockSettings, Deadline, Ledger, Side};
+/// let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+/// let mut clock = Ledger::new(ClockSettings::default(), d(3, 1), d(12, 31));
+/// // White's first move on the start date costs nothing (10.3.2) ...
+/// assert_eq!(clock.answer(Side::White, d(3, 1)).unwrap(), 0);
+/// // ... and is forwarded to black the same day.
+/// clock.receive(Side::Black, 1, d(3, 1)).unwrap();
+/// clock.add_break(Side::Black, Break::ordinary(d(3, 10), d(3, 19), d(3, 5))).unwrap();
+/// assert_eq!(clock.running_days(Side::Black, d(3, 25)), 8 + 6);
+/// // Black has 50 days for his first ten moves; the break moves the overstep by 10 days.
+/// assert_eq!(clock.overstep_day(Side::Black), Some(d(5, 1)));
+/// assert_eq!(
+///     clock.upcoming(d(3, 25)),
+///     Some(Deadline::Repeat { side: Side::Black, move_number: 1, forwarded: d(3, 1), day: d(4, 20) })
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
     /// The tournament's clock settings.
