@@ -83,7 +83,7 @@ static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<cipher>шифр(?:\s+турнира)?|tournament|cipher)",
         r"|(?P<game>парти[яию]|game)",
         r"|(?P<repeated>ваш[иа]?\s+ход[ыа]?|ходы?\s+партнера|your\s+moves?)",
-        r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|my\s+moves?|my\s+reply)",
+        r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|отвечаю|my\s+moves?|my\s+reply|i\s+reply)",
         r"|(?P<if>если|if)",
         r"|(?P<on>на|on)",
         r"|(?P<dates>три\s+даты|даты|дата|dates)",
@@ -105,6 +105,15 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
 
 static TIME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(\d{1,4})\s*(?:дн\S*\s*)?[/\\]\s*(\d{1,4})").expect("constant regex compiles")
+});
+
+/// `белые 23, чёрные 17`, `white 23, black 17` (over lower-cased text).
+static TIME_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"\A(?:бел|white)\S*\s*[:\-–—]?\s*(\d{1,4})\D{1,20}?",
+        r"(?:черн|black)\S*\s*[:\-–—]?\s*(\d{1,4})",
+    ))
+    .expect("constant regex compiles")
 });
 
 static BREAK: LazyLock<Regex> = LazyLock::new(|| {
@@ -345,7 +354,9 @@ fn parse_moves(text: &str) -> (Vec<Written>, usize) {
         }
         let core = core
             .trim_start_matches(['(', '«', '"', '\''])
-            .trim_end_matches(['.', ',', ';', '!', '?', ')', '»', '"', '\'', '+', '*']);
+            .trim_end_matches([
+                '.', ',', ';', '!', '?', ')', '»', '"', '\'', '+', '*', ':', '-', '–', '—',
+            ]);
         if !is_move_like(core) {
             break;
         }
@@ -407,6 +418,30 @@ fn number_moves(
 /// Skips spaces and the punctuation that may stand between a keyword and its value.
 fn skip_punct(text: &str) -> &str {
     text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '-' | '–' | '—' | '.'))
+}
+
+/// Where the value of a dates or time line starts: at the first digit or word of white's
+/// time on the keyword's line, or on the next line when the keyword ends its line. At most
+/// 80 characters are skipped.
+fn value_start(after_keyword: &str) -> &str {
+    let line_end = after_keyword.find('\n').unwrap_or(after_keyword.len());
+    let (line, from) = if after_keyword[..line_end]
+        .trim()
+        .trim_matches(':')
+        .is_empty()
+    {
+        let next = &after_keyword[(line_end + 1).min(after_keyword.len())..];
+        (next, after_keyword.len() - next.len())
+    } else {
+        (&after_keyword[..line_end], 0)
+    };
+    let lower = lower_same_len(line);
+    let digit = line.find(|c: char| c.is_ascii_digit());
+    let word = ["бел", "white"].iter().filter_map(|w| lower.find(w)).min();
+    match digit.into_iter().chain(word).min() {
+        Some(i) if line[..i].chars().count() <= 80 => &after_keyword[from + i..],
+        _ => &after_keyword[from..],
+    }
 }
 
 /// A date as written (`01.12.2026`, `1.12.26`, `01.12`): day, month, and year if given.
@@ -668,7 +703,10 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                 }
             }
             Kw::Dates => {
-                let mut rest = segment;
+                // Words may stand between the keyword and the dates ("Даты получения,
+                // ответа и отправки: …"), and other keywords too ("на"): read on from the
+                // first digit of the line (or of the next line, when this one ends here).
+                let mut rest = value_start(&text[end..]);
                 let mut count = 0;
                 loop {
                     let trimmed = rest.trim_start_matches(|c: char| {
@@ -697,8 +735,13 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                 }
             }
             Kw::Time => {
-                let line = skip_punct(segment).lines().next().unwrap_or_default();
-                if let Some(caps) = TIME.captures(line)
+                // As for dates: "Время на обдумывание: 23/17" has words (and "на") between.
+                let line = value_start(&text[end..]).lines().next().unwrap_or_default();
+                let lower_line = lower_same_len(line);
+                let caps = TIME
+                    .captures(line)
+                    .or_else(|| TIME_WORDS.captures(&lower_line));
+                if let Some(caps) = caps
                     && let (Ok(white), Ok(black)) = (caps[1].parse(), caps[2].parse())
                 {
                     letter.time.get_or_insert(TimeUsed { white, black });

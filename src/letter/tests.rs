@@ -223,3 +223,24 @@ fn quoted_moves_of_zaochka_are_never_read() {
     );
     assert!(l.moves.is_empty() && l.resign);
 }
+
+#[test]
+fn words_between_keyword_and_value_are_skipped() {
+    let l = read(
+        "Ответ на ваш ход 12... f8:d6: отвечаю 13. e3-f4\n\
+         Даты получения, ответа и отправки: 01.12.2026 / 03.12.2026 / 05.12.2026\n\
+         Время на обдумывание: белые 23, чёрные 17",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.repeated), ["12... f8:d6"]);
+    assert_eq!(moves(&l.moves), ["13. e3-f4"]);
+    assert_eq!(l.dates.len(), 3);
+    assert_eq!(
+        l.time,
+        Some(TimeUsed {
+            white: 23,
+            black: 17
+        })
+    );
+    assert!(l.problems.is_empty(), "{:?}", l.problems);
+}

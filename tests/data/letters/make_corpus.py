@@ -382,6 +382,28 @@ def corpus():
           "If 22... 23x32, then 23. 37x28\nDates: 01.12.2026 / 03.12.2026 / 05.12.2026\nTime: 30/31",
           frm=SMITH, subject="Re: ST-2026-3 game 2")
 
+    plain("081-prose-with-words-between-keywords-and-values",
+          "Добрый вечер, Анна!\nОтвет на ваш ход 12... f8:d6: отвечаю 13. e3-f4.\n"
+          "Даты получения, ответа и отправки: 01.12.2026 / 03.12.2026 / 05.12.2026\n"
+          "Время на обдумывание: белые 23, чёрные 17.\nВсего доброго!")
+    plain("082-english-prose-if-you-want", "Hi Anna,\nthanks for your letter. If you want, we may "
+          "go faster this winter.\nYour move 12... f8:d6; my move 13. e3-f4.\n"
+          "Dates: 01.12.2026 / 03.12.2026 / 05.12.2026. Time used: 23/17.\nCheers, John", frm=SMITH)
+    plain("083-hundred-algebraic-files-i-and-k", "Шифр: СТ-2026-3, партия 4\nВаш ход: 20... b6-a5\n"
+          "Мой ход: 21. i3-k4\nЕсли 21... a5-b4, то 22. k4:i5\n"
+          "Даты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 30/31", subject="СТ-2026-3, партия 4")
+    plain("084-mailru-mobile-top-post", "Ваш ход 12...f8:d6\nМой ход 13.e3-f4\n"
+          "Даты 01.12.2026 03.12.2026 05.12.2026\nВремя 23/17\n\n\n--\n"
+          "Отправлено из мобильной Почты Mail.ru\n\n"
+          "Понедельник, 30 ноября 2026, 18:20 +03:00 от Заочка <zaochka@federation.test>:\n"
+          + ZAOCHKA_LETTER)
+    html("085-outlook-ru-html-original-message", "<html><body><p>Ваш ход: 12... f8:d6<br>"
+         "Мой ход: 13. e3-f4<br>Даты: 01.12.2026 / 03.12.2026 / 05.12.2026<br>Время: 23/17</p>"
+         "<p>-----Исходное сообщение-----<br>От: Заочка [mailto:zaochka@federation.test]<br>"
+         "Отправлено: 30 ноября 2026 г. 18:20<br>Кому: ivanov@players.test<br>Тема: ЗШ-2026-1</p><p>"
+         + ZAOCHKA_LETTER.replace("\n", "<br>") + "</p></body></html>", charset="windows-1251",
+         cte="base64")
+
 
 if __name__ == "__main__":
     corpus()
