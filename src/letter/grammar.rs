@@ -614,6 +614,16 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
     let mut dates_seen = false;
     let mut skip_until = 0;
 
+    // For each keyword, where the next `Оценка` after it ends (an analysis runs to there).
+    let mut next_eval = vec![None; found.len() + 1];
+    for j in (0..found.len()).rev() {
+        next_eval[j] = if found[j].kw == Kw::Eval {
+            Some(found[j].end)
+        } else {
+            next_eval[j + 1]
+        };
+    }
+
     let mut i = 0;
     while i < found.len() {
         let Found { kw, end, start } = found[i];
@@ -797,7 +807,7 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                 }
             }
             Kw::Analysis => {
-                let eval_at = found[i..].iter().find(|f| f.kw == Kw::Eval).map(|f| f.end);
+                let eval_at = next_eval[i];
                 let stop = eval_at.map_or(text.len(), |e| paragraph_end(text, e));
                 let body = skip_punct(&text[end..stop]).trim();
                 if !body.is_empty() {

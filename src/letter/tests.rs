@@ -244,3 +244,25 @@ fn words_between_keyword_and_value_are_skipped() {
     );
     assert!(l.problems.is_empty(), "{:?}", l.problems);
 }
+
+#[test]
+fn long_pathological_letters_are_read_in_linear_time() {
+    for unit in [
+        "на ",
+        "анализ ",
+        "если 1. ",
+        "Вариант А ",
+        "> x\n",
+        "12. c3-d4 ",
+        "Протест\n\n",
+    ] {
+        let text = unit.repeat(200_000 / unit.len());
+        let start = std::time::Instant::now();
+        let _ = read(&text, &ReadContext::default());
+        assert!(
+            start.elapsed().as_secs() < 5,
+            "{unit:?} took {:?}",
+            start.elapsed()
+        );
+    }
+}
