@@ -340,7 +340,8 @@ fn automatic(message: &mail_parser::Message<'_>, subject: &str) -> Option<AutoRe
 
 /// Converts HTML to the text a reader sees: block elements break lines, `<br>` breaks a
 /// line, entities are decoded, `<head>`, `<style>` and `<script>` are dropped, and the
-/// contents of `<blockquote>` become `> ` lines so that quoted text is cut like in plain mail.
+/// contents of `<blockquote>` become `> ` lines (one `>` whatever the depth) so that quoted
+/// text is cut like in plain mail.
 ///
 /// ```
 /// use zaochka::mail::mime::html_to_text;
@@ -384,14 +385,12 @@ pub fn html_to_text(html: &str) -> String {
                         skip_depth += 1;
                     }
                 }
-                "br" => {
-                    if skip_depth == 0 {
-                        if at_line_start && quote_depth > 0 {
-                            out.push_str(&"> ".repeat(quote_depth));
-                        }
-                        newline(&mut out, &mut at_line_start);
-                        pending_space = false;
+                "br" if skip_depth == 0 => {
+                    if at_line_start && quote_depth > 0 {
+                        out.push_str("> ");
                     }
+                    newline(&mut out, &mut at_line_start);
+                    pending_space = false;
                 }
                 "blockquote" => {
                     if !at_line_start {
@@ -431,7 +430,9 @@ pub fn html_to_text(html: &str) -> String {
                 continue;
             }
             if at_line_start {
-                out.push_str(&"> ".repeat(quote_depth));
+                if quote_depth > 0 {
+                    out.push_str("> ");
+                }
                 at_line_start = false;
             } else if pending_space {
                 out.push(' ');
@@ -539,6 +540,12 @@ mod tests {
     fn empty_return_path_is_a_bounce() {
         let raw = b"Return-Path: <>\r\nFrom: a@b.test\r\n\r\nhi\r\n";
         assert_eq!(parse(raw).unwrap().automatic, Some(AutoReason::Bounce));
+    }
+
+    #[test]
+    fn deeply_nested_html_quotes_stay_linear() {
+        let html = "<blockquote>".repeat(50_000) + &"x<br>".repeat(50_000);
+        assert!(html_to_text(&html).len() < 400_000);
     }
 
     #[test]
