@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 pub mod letter;
 pub mod now;
+pub mod ops;
 pub mod rules;
 
 /// What went wrong in a command, and so which exit code it gets.
@@ -27,6 +28,22 @@ impl From<anyhow::Error> for CliError {
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::Broken(e.into())
+    }
+}
+
+/// What every command gets: the configuration and the clock.
+#[derive(Debug)]
+pub struct Context {
+    /// The configuration (the file, or the built-in defaults).
+    pub config: crate::config::Config,
+    /// `--now`, when given: the clock reads this instead of the system clock.
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl Context {
+    /// The moment the command runs: `--now`, or the system clock.
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.now.unwrap_or_else(chrono::Utc::now)
     }
 }
 
@@ -128,6 +145,14 @@ pub fn main() -> ExitCode {
 /// # Errors
 /// [`CliError::Refused`] for bad input, [`CliError::Broken`] for anything else.
 pub fn run(cli: Cli) -> CliResult {
+    let config = crate::config::Config::load_or_default(cli.config.as_deref())
+        .map_err(|e| CliError::Broken(e.into()))?;
+    let now = match cli.now.as_deref() {
+        Some(text) => Some(now::parse_now(text, config.time_zone).map_err(refused)?),
+        None => None,
+    };
+    let ctx = Context { config, now };
+    let _ = &ctx;
     match cli.command {
         Command::Rules { command } => match command {
             RulesCommand::Moves { game, fen } => rules::moves(&game, fen.as_deref()),
