@@ -12,6 +12,7 @@
 //! | [`clock`] | time controls: thinking days, breaks, penalties, deadlines | `chrono` |
 //! | [`letter`] | free text → [`letter::Letter`] (move texts, offers, dates, time used, unknown lines) | `rules` (notation syntax), `clock` (types) |
 //! | [`game`] | applies a `Letter` to a game: repetition, legality, clock, result → verdict + notices due | `rules`, `clock`, `letter` |
+//! | [`command`] | the arbiter's and secretary's command letters → [`command::Orders`] | `clock`, `letter`, `game` (types) |
 //! | [`tournament`] | pairings (Berger tables), standings and tie-breaks, breaks across games, adjudication | `rules`, `clock`, `game` |
 //! | [`store`] | rusqlite: migrations, and one `Store` type that holds all the SQL | the five above |
 //! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading | no domain module |
@@ -26,6 +27,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod command;
 pub mod config;
 pub mod daemon;
 pub mod game;
