@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod adjudication;
 mod pairing;
 mod standings;
 
