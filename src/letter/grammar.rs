@@ -492,13 +492,19 @@ fn resolve_date(
 }
 
 /// Reads the cipher value after its keyword.
+///
+/// Without a colon the value must have a digit (`ЗШ-2026-1`), so that prose such as "thanks
+/// for the tournament. My move…" gives no cipher.
 fn read_cipher(segment: &str) -> Option<String> {
+    let has_colon = segment.trim_start().starts_with([':', '-', '–', '—']);
     let value = skip_punct(segment);
     let value = value
         .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .next()?;
     let value = value.trim_end_matches(['.', ',', ';', ')']);
-    (!value.is_empty() && value.chars().any(char::is_alphanumeric)).then(|| value.to_owned())
+    let is_cipher = value.chars().any(|c| c.is_ascii_digit())
+        || has_colon && value.chars().any(char::is_alphanumeric);
+    is_cipher.then(|| value.to_owned())
 }
 
 /// Reads `7`, `№ 7`, `N7`, `#7`, `no. 7` after `Партия`/`Game`.

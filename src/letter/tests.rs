@@ -266,3 +266,16 @@ fn long_pathological_letters_are_read_in_linear_time() {
         );
     }
 }
+
+#[test]
+fn the_word_tournament_in_prose_is_no_cipher() {
+    let l = read(
+        "Thanks for the tournament. My move: 1. c3-d4",
+        &ReadContext::default(),
+    );
+    assert_eq!(l.cipher, None);
+    assert_eq!(
+        read("Шифр: КЧР", &ReadContext::default()).cipher.as_deref(),
+        Some("КЧР")
+    );
+}

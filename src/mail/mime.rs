@@ -231,7 +231,8 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
             });
         }
     }
-    if !plain.is_empty() {
+    // Some clients send an empty text/plain beside the real HTML: then the HTML is read.
+    if plain.iter().any(|p| !p.trim().is_empty()) {
         return (plain.join("\n"), TextSource::Plain);
     }
     let html: Vec<String> = message
@@ -242,7 +243,11 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
         })
         .collect();
     if html.is_empty() {
-        (String::new(), TextSource::None)
+        if plain.is_empty() {
+            (String::new(), TextSource::None)
+        } else {
+            (plain.join("\n"), TextSource::Plain)
+        }
     } else {
         (html.join("\n"), TextSource::Html)
     }
@@ -546,6 +551,18 @@ mod tests {
     fn deeply_nested_html_quotes_stay_linear() {
         let html = "<blockquote>".repeat(50_000) + &"x<br>".repeat(50_000);
         assert!(html_to_text(&html).len() < 400_000);
+    }
+
+    #[test]
+    fn an_empty_plain_part_gives_way_to_the_html() {
+        let raw = "From: a@b.test\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n\
+                   --b\r\nContent-Type: text/plain\r\n\r\n \r\n\
+                   --b\r\nContent-Type: text/html\r\n\r\n<p>Сдаюсь</p>\r\n--b--\r\n";
+        let mail = parse(raw.as_bytes()).unwrap();
+        assert_eq!(
+            (mail.text.as_str(), mail.text_source),
+            ("Сдаюсь\n", TextSource::Html)
+        );
     }
 
     #[test]
