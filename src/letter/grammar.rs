@@ -677,10 +677,14 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                     } else {
                         (&mut own, "moves")
                     };
-                    if slot.is_none() {
-                        *slot = Some(moves);
-                    } else {
-                        problems.push(Problem::Duplicate { what });
+                    let texts =
+                        |l: &[Written]| l.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+                    match slot {
+                        None => *slot = Some(moves),
+                        Some(first) if texts(first) != texts(&moves) => {
+                            problems.push(Problem::Duplicate { what });
+                        }
+                        Some(_) => {}
                     }
                 }
             }

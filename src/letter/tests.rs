@@ -279,3 +279,22 @@ fn the_word_tournament_in_prose_is_no_cipher() {
         Some("КЧР")
     );
 }
+
+#[test]
+fn the_same_move_line_twice_is_no_problem_but_a_different_one_is() {
+    let same = read(
+        "Мой ход: 1. c3-d4\nДаты: 01.12.2026 / 02.12.2026 / 03.12.2026\nВремя: 0/0\nМой ход: 1. c3-d4",
+        &ReadContext::default(),
+    );
+    assert!(same.problems.is_empty(), "{:?}", same.problems);
+    let other = read(
+        "Мой ход: 1. c3-d4\nМой ход: 1. a3-b4",
+        &ReadContext::default(),
+    );
+    assert!(
+        other
+            .problems
+            .contains(&Problem::Duplicate { what: "moves" })
+    );
+    assert_eq!(other.moves[0].normalised(), "c3-d4");
+}
