@@ -298,3 +298,15 @@ fn the_same_move_line_twice_is_no_problem_but_a_different_one_is() {
     );
     assert_eq!(other.moves[0].normalised(), "c3-d4");
 }
+
+#[test]
+fn a_greeting_with_cipher_and_game_has_no_content() {
+    assert!(
+        !read(
+            "Шифр: ЗШ-2026-1, партия 7. Ход во вложении.",
+            &ReadContext::default()
+        )
+        .has_content()
+    );
+    assert!(read("Сдаюсь", &ReadContext::default()).has_content());
+}
