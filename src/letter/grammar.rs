@@ -79,11 +79,11 @@ static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<noresign>не\s+сдаюсь|i\s+do\s+not\s+resign|i\s+don'?t\s+resign|i\s+won'?t\s+resign)",
         r"|(?P<resign>сдаюсь|признаю\s+(?:свое\s+)?поражение|i\s+resign)",
         r"|(?P<propose>предлагаю\s+(?:следующий\s+)?вариант|i\s+propose\s+(?:the\s+|a\s+)?variant)",
-        r"|(?P<label>вариант|variant)",
+        r"|(?P<label>варианты|вариант|variants|variant)",
         r"|(?P<cipher>шифр(?:\s+турнира)?|tournament|cipher)",
         r"|(?P<game>парти[яию]|game)",
         r"|(?P<repeated>ваш[иа]?\s+ход[ыа]?|ходы?\s+партнера|your\s+moves?)",
-        r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|отвечаю|my\s+moves?|my\s+reply|i\s+reply)",
+        r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|ответный\s+ход|отвечаю|my\s+moves?|my\s+reply|i\s+reply)",
         r"|(?P<if>если|if)",
         r"|(?P<on>на|on)",
         r"|(?P<dates>три\s+даты|даты|дата|dates)",
@@ -579,6 +579,17 @@ fn cut_variant(
     }
 }
 
+/// A label standing alone at the end of a text: `…; б)`, `… Б:`.
+fn tail_label(segment: &str) -> Option<String> {
+    let trimmed = segment.trim_end();
+    let rest = trimmed.strip_suffix([')', ':'])?;
+    let label = rest.chars().next_back()?;
+    let before = rest[..rest.len() - label.len_utf8()].chars().next_back();
+    (label.is_alphanumeric()
+        && before.is_none_or(|b| b.is_whitespace() || matches!(b, ';' | ',' | '.' | ':' | '(')))
+    .then(|| label.to_string())
+}
+
 /// Reads the label after `Вариант`: one letter or digit followed by `:`, `.`, `)` or a space.
 fn read_label(segment: &str) -> (Option<String>, usize) {
     let trimmed = segment.trim_start();
@@ -670,7 +681,18 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                 }
             }
             Kw::Repeated | Kw::Own => {
-                let (moves, _) = parse_moves(skip_punct(segment));
+                let (mut moves, _) = parse_moves(skip_punct(segment));
+                if moves.is_empty() {
+                    // "Ваш ход получен: 12... f8:d6": a few words before the moves.
+                    let first_digit = segment
+                        .char_indices()
+                        .take(50)
+                        .find(|(_, c)| c.is_ascii_digit())
+                        .map(|(i, _)| i);
+                    if let Some(i) = first_digit {
+                        moves = parse_moves(&segment[i..]).0;
+                    }
+                }
                 if !moves.is_empty() {
                     let (slot, what) = if kw == Kw::Repeated {
                         (&mut repeated, "repetition")
@@ -830,6 +852,11 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                     letter.evaluation.get_or_insert(e);
                 }
             }
+        }
+        // "Варианты: а) если …, то …; б) на … предлагаю …": a label at the end of one
+        // segment belongs to the variant that follows.
+        if pending_label.is_none() && skip_until <= end {
+            pending_label = tail_label(segment);
         }
     }
 

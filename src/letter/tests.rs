@@ -310,3 +310,17 @@ fn a_greeting_with_cipher_and_game_has_no_content() {
     );
     assert!(read("Сдаюсь", &ReadContext::default()).has_content());
 }
+
+#[test]
+fn lettered_variants_after_one_keyword_keep_their_labels() {
+    let l = read(
+        "Ваш ход получен: 12... f8:d6\nОтветный ход: 13. e3-f4\n\
+         Варианты: а) если 13... g7-h6, то 14. f4-e5; б) на 13... f6-g5 предлагаю 14. f4:h6.",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.repeated), ["12... f8:d6"]);
+    assert_eq!(moves(&l.moves), ["13. e3-f4"]);
+    let labels: Vec<_> = l.variants.iter().map(|v| v.label.as_deref()).collect();
+    assert_eq!(labels, [Some("а"), Some("б")]);
+    assert_eq!(moves(&l.variants[1].moves), ["13... f6-g5", "14. f4:h6"]);
+}

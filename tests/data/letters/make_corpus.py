@@ -447,6 +447,10 @@ def corpus():
     write("090-koi8r-labelled-utf8-base64", part(PLAYER, charset="koi8-r", cte="base64",
                                                  declared="utf-8"))
 
+    plain("091-lettered-variants-in-one-line", "Ваш ход получен: 12... f8:d6\nОтветный ход: 13. e3-f4\n"
+          "Варианты: а) если 13... g7-h6, то 14. f4-e5; б) на 13... f6-g5 предлагаю 14. f4:h6.\n"
+          "Даты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 23/17")
+
 
 if __name__ == "__main__":
     corpus()
