@@ -363,15 +363,76 @@ fn parse_moves(text: &str) -> (Vec<Written>, usize) {
         let number = pending
             .take()
             .or_else(|| bare.take().map(|n| (n, Side::White)));
+        let mut written = core.to_owned();
+        let mut parsed: Result<MoveText, ParseMoveError> = core.parse();
+        let mut end = token_end;
+        if parsed.is_err() {
+            // "c3 - d4", "c3- d4", "c3 : e5 : g7": spaces around the separators.
+            let trailing = token.trim_end_matches(['.', ',', ';', '!', '?', ')']);
+            let first_sep = trailing.chars().next_back().filter(|c| is_separator(*c));
+            if let Some((glued, glued_end)) = glue_squares(text, token_end, core, first_sep) {
+                written = glued;
+                parsed = written.parse();
+                end = glued_end;
+            }
+        }
         moves.push(Written {
             number,
-            text: core.to_owned(),
-            parsed: core.parse(),
+            text: written,
+            parsed,
         });
-        pos = token_end;
-        consumed = token_end;
+        pos = end;
+        consumed = end;
     }
     (moves, consumed)
+}
+
+fn is_separator(c: char) -> bool {
+    matches!(
+        c,
+        '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | ':' | '×' | 'x' | 'х'
+    )
+}
+
+/// Joins a square with the separators and squares written after it with spaces, on the same
+/// line, as long as the result reads as a move. Returns the move text and where it ends.
+fn glue_squares(
+    text: &str,
+    mut at: usize,
+    first: &str,
+    mut sep: Option<char>,
+) -> Option<(String, usize)> {
+    let mut glued = first.to_owned();
+    let mut best = None;
+    loop {
+        let rest = text[at..].trim_start_matches([' ', '\t', '\u{a0}']);
+        let sep_char = match sep.take() {
+            Some(c) => c,
+            None => {
+                let Some(c) = rest.chars().next().filter(|c| is_separator(*c)) else {
+                    return best;
+                };
+                at = text.len() - rest.len() + c.len_utf8();
+                c
+            }
+        };
+        let after = text[at..].trim_start_matches([' ', '\t', '\u{a0}']);
+        let len = after
+            .find(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .unwrap_or(after.len());
+        let next = after[..len].trim_end_matches(['.', ',', ';', '!', '?', ')']);
+        if next.is_empty() || !next.chars().all(is_move_char) {
+            return best;
+        }
+        glued.push(sep_char);
+        glued.push_str(next);
+        at = text.len() - after.len() + len;
+        if glued.parse::<MoveText>().is_ok() {
+            best = Some((glued.clone(), at));
+        } else if best.is_some() {
+            return best;
+        }
+    }
 }
 
 fn next_number((n, side): (u32, Side)) -> (u32, Side) {

@@ -324,3 +324,15 @@ fn lettered_variants_after_one_keyword_keep_their_labels() {
     assert_eq!(labels, [Some("а"), Some("б")]);
     assert_eq!(moves(&l.variants[1].moves), ["13... f6-g5", "14. f4:h6"]);
 }
+
+#[test]
+fn spaces_around_separators_are_read_as_one_move() {
+    let l = read(
+        "Мой ход: 13. e3 - f4 g7 -h6 14. f4- e5 h6 : f4 : d2",
+        &ReadContext::default(),
+    );
+    assert_eq!(
+        moves(&l.moves),
+        ["13. e3-f4", "13... g7-h6", "14. f4-e5", "14... h6:f4:d2"]
+    );
+}
