@@ -634,3 +634,33 @@ async fn a_full_mailbox_is_read_in_parts_and_nothing_is_skipped() {
         );
     }
 }
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn an_idle_that_ran_its_span_ends_and_the_connection_keeps_working() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    let user = "box12@tests.test";
+    let mut settings = stack.imap(user, TlsMode::StartTls);
+    settings.idle_renew = Duration::from_millis(700);
+    let mut inbox = ImapInbox::new(settings).unwrap();
+    for old in inbox.fetch_new().await.unwrap() {
+        inbox.mark_processed(&old.id).await.unwrap();
+    }
+    // the span (standing in for the 25 minutes) ends the IDLE well before `max`
+    let started = Instant::now();
+    inbox.wait_for_mail(Duration::from_secs(30)).await.unwrap();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(600) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+    // DONE left the session usable: it still fetches what arrives
+    let id = unique_message_id("renew");
+    let mail = letter("alice@players.test", user, &id, "utf-8", b"x");
+    let mut outbox = SmtpOutbox::new(stack.smtp(user, TlsMode::None)).unwrap();
+    outbox.send(&mail).await.unwrap();
+    let got = fetch_until(&mut inbox, &id).await;
+    inbox.mark_processed(&got.id).await.unwrap();
+}
