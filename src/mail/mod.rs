@@ -5,10 +5,11 @@
 //! a letter says is [`mime`]'s job; judging it is the daemon's.
 //!
 //! The contract every [`Inbox`] keeps (the daemon's "exactly once" rests on it):
-//! - [`Inbox::fetch_new`] returns letters not yet marked processed, each with a [`MailId`] that
-//!   is stable for that letter in that mailbox. A letter may be returned again (after a
-//!   restart, a reconnect, or until [`Inbox::mark_processed`] succeeds), so the caller
-//!   deduplicates by id; a letter is never lost.
+//! - [`Inbox::fetch_new`] returns letters not yet marked processed that this inbox has not
+//!   returned before, oldest first, each with a [`MailId`] that is stable for that letter in
+//!   that mailbox. A new inbox (a restart; for IMAP also a reconnection) returns every
+//!   unprocessed letter again, so the caller deduplicates by id, and a letter whose processing
+//!   was cut short is never lost. A letter never marked processed does not block the others.
 //! - [`Inbox::mark_processed`] is called after the letter is safely stored; it is idempotent.
 //!
 //! [`open_transports`] turns the configuration's `[maildir]` or `[imap]`+`[smtp]` into an
@@ -128,7 +129,8 @@ pub struct OutgoingMail {
 ///
 /// The futures are `Send` so that the daemon can run them on tokio's multi-threaded runtime.
 pub trait Inbox {
-    /// Letters not yet marked processed (see the module docs: a letter may come again).
+    /// Letters not yet marked processed and not yet returned by this inbox (see the module
+    /// docs: after a restart they come again).
     ///
     /// # Errors
     /// [`MailError`]; on a transient one, back off and call again.
