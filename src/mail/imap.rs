@@ -270,8 +270,9 @@ impl ImapInbox {
             }
             Err(e) => {
                 self.failures = self.failures.saturating_add(1);
-                let wait =
-                    Duration::from_secs(1 << self.failures.min(6)).min(Duration::from_secs(60));
+                // 1 s, 2 s, 4 s ... 60 s
+                let wait = Duration::from_secs(1 << (self.failures - 1).min(6))
+                    .min(Duration::from_secs(60));
                 self.retry_at = Some(Instant::now() + wait);
                 tracing::warn!(server = %self.server(), error = %e, retry_in_s = wait.as_secs(), "imap connection failed");
                 Err(e)
