@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod letter;
+pub mod now;
 pub mod rules;
 
 /// What went wrong in a command, and so which exit code it gets.

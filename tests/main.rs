@@ -3,4 +3,6 @@
 mod letters;
 mod mail;
 mod rules;
+mod store;
 mod support;
+mod templates;

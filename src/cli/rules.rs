@@ -1,21 +1,69 @@
 //! `zaochka rules moves` and `zaochka rules perft`.
 
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
 use super::{CliResult, refused};
+use crate::rules::{Position, Variant, perft as count_nodes};
+
+fn variant(game: &str) -> Result<Variant, super::CliError> {
+    game.parse::<Variant>().map_err(refused)
+}
+
+fn position(variant: Variant, fen: Option<&str>) -> Result<Position, super::CliError> {
+    match fen {
+        Some(f) => Position::from_fen(variant, f).map_err(refused),
+        None => Ok(Position::start(variant)),
+    }
+}
+
+fn moves_line(pos: &Position) -> String {
+    let mut names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    names.sort();
+    names.join(" ")
+}
 
 /// `zaochka rules moves --game GAME [--fen FEN]`.
+///
+/// Prints the legal moves in full algebraic notation, sorted, space separated; without
+/// `--fen`, one line for each FEN line read from stdin.
 ///
 /// # Errors
 /// Refused for an unknown game or a bad FEN.
 pub fn moves(game: &str, fen: Option<&str>) -> CliResult {
-    let _ = (game, fen);
-    Err(refused("rules moves: not built yet"))
+    let variant = variant(game)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Some(f) = fen {
+        let pos = position(variant, Some(f))?;
+        writeln!(out, "{}", moves_line(&pos))?;
+        return Ok(());
+    }
+    for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let pos = Position::from_fen(variant, &line)
+            .map_err(|e| refused(format!("line {}: {e}", n + 1)))?;
+        writeln!(out, "{}", moves_line(&pos))?;
+    }
+    Ok(())
 }
 
 /// `zaochka rules perft --game GAME --depth N [--fen FEN]`.
 ///
+/// Prints `nodes N`, then `seconds S` and `nodes/s R`, one per line.
+///
 /// # Errors
 /// Refused for an unknown game or a bad FEN.
 pub fn perft(game: &str, depth: u32, fen: Option<&str>) -> CliResult {
-    let _ = (game, depth, fen);
-    Err(refused("rules perft: not built yet"))
+    let variant = variant(game)?;
+    let pos = position(variant, fen)?;
+    let start = Instant::now();
+    let nodes = count_nodes(&pos, depth);
+    let secs = start.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "nodes {nodes}")?;
+    writeln!(out, "seconds {secs:.3}")?;
+    writeln!(out, "nodes/s {rate:.0}")?;
+    Ok(())
 }

@@ -1,4 +1,45 @@
-//! Applies a read [`crate::letter::Letter`] to a game: repetition, legality, variants, the
-//! clock and the result, giving a verdict and the notices due (10.2, 10.3, 10.4).
+//! Applies a read letter to a game: repetition, legality, variants, the clock and the result,
+//! giving a verdict and the notices due (10.2, 10.3, 10.4).
 //!
-//! Pure: no I/O, no system clock. Knows nothing of mail or storage.
+//! The game is a [`GameState`]: plain data the store keeps as one JSON document. Derived
+//! things stay derived: the position is the replay of the moves played, clock totals are
+//! sums over the answers and penalties. [`judge`] takes a state and one letter and returns a
+//! [`Verdict`]: the new state, whether the letter was accepted, and the [`Notice`]s due (data
+//! for the `render` module, which words them in Russian or English). [`due`] and
+//! [`next_due_day`] give the deadlines that fire without a letter (10.3.4, 10.3.6), and the
+//! functions of [`arbiter`] are the chief arbiter's decisions.
+//!
+//! Pure: no I/O, no system clock (the day is always an argument). Knows nothing of mail or
+//! storage.
+//!
+//! Choices where the rules are silent (each is a test):
+//! - A variant binds its proposer (10.2.8): when the partner's written moves follow a variant,
+//!   the proposer's next variant moves are played at once, even if the partner stopped
+//!   writing; the partner is then told it is their move again.
+//! - A variant is valid only for the partner's next accepted letter; then it lapses.
+//! - A repetition may repeat more than the new moves (e.g. the whole last move pair); it
+//!   must end with the partner's last move. A letter with no `Ваш ход` line whose own moves
+//!   begin with exactly the partner's new moves counts as repeating them.
+//! - 10.2.10 with one legal move for the named piece: the move is played, no penalty (the
+//!   game does not stop), anything written after it in the letter is ignored.
+//! - A letter that overstepped the limit (10.3.5) is not played: the game is suspended for
+//!   the arbiter (10.3.6); if the arbiter finds no overstep the player sends the move again.
+
+mod board;
+mod clockwork;
+mod due;
+mod judge;
+mod model;
+mod submission;
+
+pub mod arbiter;
+
+pub use crate::clock::{Break, ClockSettings, PerSide, ThreeDates, TimeChart, TimeUsed};
+pub use board::{Side, Variant};
+pub use due::{DeadlineKind, DeadlineNotice, OverstepFacts, apply_deadline, due, next_due_day};
+pub use judge::{judge, judge_submission};
+pub use model::*;
+pub use submission::{DrawWord, Envelope, Submission, Written, WrittenVariant};
+
+#[cfg(test)]
+mod tests;

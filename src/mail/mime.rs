@@ -1,2 +1,564 @@
 //! Reading a raw RFC 5322 message (mail-parser): headers, the text a player wrote (plain or
 //! HTML, any charset and transfer encoding), attachments, and whether it is automatic mail.
+//!
+//! Knows nothing of letters or games: what the player wrote goes out as text, for
+//! `crate::letter::read`.
+
+use chrono::{DateTime, FixedOffset, TimeZone};
+use mail_parser::{Address, HeaderValue, MessageParser, MimeHeaders, PartType};
+
+/// One mailbox of an address header: the bare address and the display name, if any.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Mailbox {
+    /// The address, e.g. `alice@players.test`, as written (not lower-cased).
+    pub address: String,
+    /// The display name, decoded from any encoded words (`Иванов Иван`).
+    pub name: Option<String>,
+}
+
+/// An attachment: kept in the archive by the store, ignored for reading.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Attachment {
+    /// The file name, decoded, when the sender gave one.
+    pub name: Option<String>,
+    /// The MIME type, e.g. `image/png`.
+    pub content_type: String,
+    /// The decoded size in bytes.
+    pub size: usize,
+}
+
+/// Where the text of a message came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextSource {
+    /// A text/plain part.
+    Plain,
+    /// A text/html part converted to text (quoted blocks become `>` lines).
+    Html,
+    /// The message has no text at all.
+    None,
+}
+
+/// Why a message counts as automatic mail, which must never be answered (no mail loops).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoReason {
+    /// `Auto-Submitted` other than `no` (RFC 3834), with its value.
+    AutoSubmitted(String),
+    /// `Precedence: bulk`, `list` or `junk`, with its value.
+    Precedence(String),
+    /// A mailing list: `List-Id` or `List-Unsubscribe`.
+    MailingList,
+    /// A delivery report: `multipart/report`, an empty return path or `MAILER-DAEMON`.
+    Bounce,
+    /// `X-Autoreply`, `X-Autorespond` or a similar header, with its name.
+    AutoReplyHeader(String),
+    /// A vacation or out-of-office reply recognised by its subject.
+    Vacation,
+}
+
+/// A raw message read by mail-parser: what the rest of zaochka needs of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedMail {
+    /// The first `From` mailbox.
+    pub from: Option<Mailbox>,
+    /// Every `To` mailbox.
+    pub to: Vec<Mailbox>,
+    /// The subject, decoded; empty when there is none.
+    pub subject: String,
+    /// The `Date` header, when present and valid.
+    pub date: Option<DateTime<FixedOffset>>,
+    /// `Message-ID` without the angle brackets (mail-parser drops them; we keep them bare).
+    pub message_id: Option<String>,
+    /// `In-Reply-To` ids, bare (no angle brackets).
+    pub in_reply_to: Vec<String>,
+    /// `References` ids, bare (no angle brackets), oldest first.
+    pub references: Vec<String>,
+    /// The text the player wrote: text/plain parts joined, else HTML converted to text.
+    /// Line ends are `\n`; `format=flowed` lines are joined back.
+    pub text: String,
+    /// Where [`ParsedMail::text`] came from.
+    pub text_source: TextSource,
+    /// Attachments (names and sizes only).
+    pub attachments: Vec<Attachment>,
+    /// `Some` when this is automatic mail (auto-reply, bounce, list): never answer it.
+    pub automatic: Option<AutoReason>,
+}
+
+impl ParsedMail {
+    /// Whether the message is automatic mail that must not be answered.
+    pub fn is_automatic(&self) -> bool {
+        self.automatic.is_some()
+    }
+}
+
+/// Why a raw message could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MimeError {
+    /// mail-parser found no message in the bytes.
+    #[error("not a mail message ({len} bytes): {reason}")]
+    NotAMessage {
+        /// The length of the input.
+        len: usize,
+        /// What was wrong.
+        reason: &'static str,
+    },
+}
+
+/// Reads a raw RFC 5322 message.
+///
+/// ```
+/// let raw = "From: =?UTF-8?B?0JjQstCw0L3QvtCy?= <ivanov@players.test>\r\n\
+///             Subject: =?KOI8-R?B?8MHS1MnRIDc=?=\r\n\
+///             Message-ID: <abc@players.test>\r\n\
+///             Content-Type: text/plain; charset=utf-8\r\n\r\n\
+///             Мой ход: 1. c3-d4\r\n";
+/// let mail = zaochka::mail::mime::parse(raw.as_bytes()).unwrap();
+/// assert_eq!(mail.from.as_ref().unwrap().name.as_deref(), Some("Иванов"));
+/// assert_eq!(mail.subject, "Партия 7");
+/// assert_eq!(mail.message_id.as_deref(), Some("abc@players.test"));
+/// assert_eq!(mail.text, "Мой ход: 1. c3-d4\n");
+/// assert!(!mail.is_automatic());
+/// ```
+///
+/// # Errors
+/// [`MimeError::NotAMessage`] when mail-parser cannot read the bytes as a message, or when
+/// they have no header at all.
+pub fn parse(raw: &[u8]) -> Result<ParsedMail, MimeError> {
+    let not_a_message = |reason| MimeError::NotAMessage {
+        len: raw.len(),
+        reason,
+    };
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or_else(|| not_a_message("mail-parser cannot parse it"))?;
+    if message.headers().is_empty() {
+        return Err(not_a_message("no header found"));
+    }
+
+    let from = message.from().and_then(|a| mailboxes(a).into_iter().next());
+    let to = message.to().map(mailboxes).unwrap_or_default();
+    let subject = message.subject().unwrap_or_default().trim().to_owned();
+    let date = message.date().and_then(|d| {
+        let offset = (i32::from(d.tz_hour) * 3600 + i32::from(d.tz_minute) * 60)
+            * if d.tz_before_gmt { -1 } else { 1 };
+        let zone = FixedOffset::east_opt(offset)?;
+        let naive = chrono::NaiveDate::from_ymd_opt(
+            i32::from(d.year),
+            u32::from(d.month),
+            u32::from(d.day),
+        )?
+        .and_hms_opt(u32::from(d.hour), u32::from(d.minute), u32::from(d.second))?;
+        zone.from_local_datetime(&naive).single()
+    });
+    let message_id = message.message_id().map(str::to_owned);
+    let in_reply_to = ids(message.in_reply_to());
+    let references = ids(message.references());
+
+    let (text, text_source) = body_text(&message);
+    let attachments = message
+        .attachments()
+        .map(|part| Attachment {
+            name: part.attachment_name().map(str::to_owned),
+            content_type: part
+                .content_type()
+                .map(|ct| match ct.subtype() {
+                    Some(sub) => format!("{}/{}", ct.ctype(), sub),
+                    None => ct.ctype().to_owned(),
+                })
+                .unwrap_or_else(|| "application/octet-stream".to_owned()),
+            size: part.body.len(),
+        })
+        .collect();
+    let automatic = automatic(&message, &subject);
+
+    Ok(ParsedMail {
+        from,
+        to,
+        subject,
+        date,
+        message_id,
+        in_reply_to,
+        references,
+        text,
+        text_source,
+        attachments,
+        automatic,
+    })
+}
+
+fn mailboxes(address: &Address<'_>) -> Vec<Mailbox> {
+    address
+        .iter()
+        .filter_map(|a| {
+            Some(Mailbox {
+                address: a.address()?.trim().to_owned(),
+                name: a
+                    .name()
+                    .map(|n| n.trim().to_owned())
+                    .filter(|n| !n.is_empty()),
+            })
+        })
+        .collect()
+}
+
+fn ids(value: &HeaderValue<'_>) -> Vec<String> {
+    match value {
+        HeaderValue::Text(t) => vec![t.to_string()],
+        HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The text/plain parts joined; else the HTML parts converted to text.
+fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
+    let mut plain = Vec::new();
+    for part in message.text_bodies() {
+        if let PartType::Text(text) = &part.body {
+            let is_flowed = part
+                .content_type()
+                .and_then(|ct| ct.attribute("format"))
+                .is_some_and(|f| f.eq_ignore_ascii_case("flowed"));
+            let delsp = part
+                .content_type()
+                .and_then(|ct| ct.attribute("delsp"))
+                .is_some_and(|f| f.eq_ignore_ascii_case("yes"));
+            let text = normalise_newlines(text);
+            plain.push(if is_flowed {
+                unflow(&text, delsp)
+            } else {
+                text
+            });
+        }
+    }
+    if !plain.is_empty() {
+        return (plain.join("\n"), TextSource::Plain);
+    }
+    let html: Vec<String> = message
+        .html_bodies()
+        .filter_map(|part| match &part.body {
+            PartType::Html(html) => Some(html_to_text(html)),
+            _ => None,
+        })
+        .collect();
+    if html.is_empty() {
+        (String::new(), TextSource::None)
+    } else {
+        (html.join("\n"), TextSource::Html)
+    }
+}
+
+fn normalise_newlines(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Joins `format=flowed` lines (RFC 3676): a line ending in a space goes on with the next,
+/// except the signature separator `-- `.
+fn unflow(text: &str, delsp: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        if body.ends_with(' ') && body != "-- " && line.ends_with('\n') {
+            out.push_str(if delsp { &body[..body.len() - 1] } else { body });
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Whether the message is automatic mail, and why.
+fn automatic(message: &mail_parser::Message<'_>, subject: &str) -> Option<AutoReason> {
+    let raw = |name: &str| {
+        message
+            .header_raw(name)
+            .map(|v| v.trim().to_ascii_lowercase())
+    };
+    if let Some(v) = raw("Auto-Submitted").filter(|v| !v.is_empty() && !v.starts_with("no")) {
+        return Some(AutoReason::AutoSubmitted(v));
+    }
+    if let Some(v) = raw("Precedence").filter(|v| ["bulk", "list", "junk"].contains(&v.as_str())) {
+        return Some(AutoReason::Precedence(v));
+    }
+    if raw("List-Id").is_some() || raw("List-Unsubscribe").is_some() {
+        return Some(AutoReason::MailingList);
+    }
+    let is_report = message.content_type().is_some_and(|ct| {
+        ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    });
+    let return_path = raw("Return-Path");
+    let from = message
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if is_report
+        || return_path.as_deref().is_some_and(|r| {
+            r.trim_matches(['<', '>', ' ']).is_empty() || r.contains("mailer-daemon")
+        })
+        || from.starts_with("mailer-daemon@")
+        || from.starts_with("postmaster@")
+    {
+        return Some(AutoReason::Bounce);
+    }
+    for name in [
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Autoresponder",
+        "X-Auto-Reply",
+        "X-Autogenerated",
+        "X-Vacation",
+    ] {
+        if raw(name).is_some() {
+            return Some(AutoReason::AutoReplyHeader(name.to_owned()));
+        }
+    }
+    let subject = subject.to_lowercase();
+    const VACATION: [&str; 12] = [
+        "auto:",
+        "autoreply",
+        "auto-reply",
+        "automatic reply",
+        "auto response",
+        "out of office",
+        "out of the office",
+        "vacation",
+        "автоответ",
+        "автоматический ответ",
+        "нет на месте",
+        "в отпуске",
+    ];
+    if VACATION.iter().any(|v| subject.contains(v)) {
+        return Some(AutoReason::Vacation);
+    }
+    None
+}
+
+/// Converts HTML to the text a reader sees: block elements break lines, `<br>` breaks a
+/// line, entities are decoded, `<head>`, `<style>` and `<script>` are dropped, and the
+/// contents of `<blockquote>` become `> ` lines (one `>` whatever the depth) so that quoted
+/// text is cut like in plain mail.
+///
+/// ```
+/// use zaochka::mail::mime::html_to_text;
+/// let text = html_to_text("<p>Мой&nbsp;ход: 1.&nbsp;c3&ndash;d4</p><blockquote>Ваш ход</blockquote>");
+/// assert_eq!(text, "Мой ход: 1. c3–d4\n> Ваш ход\n");
+/// ```
+pub fn html_to_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut quote_depth = 0usize;
+    let mut skip_depth = 0usize;
+    let mut at_line_start = true;
+    let mut pending_space = false;
+    let mut rest = html;
+
+    let newline = |out: &mut String, at_line_start: &mut bool| {
+        out.push('\n');
+        *at_line_start = true;
+    };
+
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |i| &after[i + 3..]);
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix('<') {
+            let end = after.find('>').unwrap_or(after.len());
+            let tag = &after[..end];
+            rest = after.get(end + 1..).unwrap_or("");
+            let is_close = tag.starts_with('/');
+            let name: String = tag
+                .trim_start_matches('/')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            match name.as_str() {
+                "head" | "style" | "script" | "title" => {
+                    if is_close {
+                        skip_depth = skip_depth.saturating_sub(1);
+                    } else if !tag.ends_with('/') {
+                        skip_depth += 1;
+                    }
+                }
+                "br" if skip_depth == 0 => {
+                    if at_line_start && quote_depth > 0 {
+                        out.push_str("> ");
+                    }
+                    newline(&mut out, &mut at_line_start);
+                    pending_space = false;
+                }
+                "blockquote" => {
+                    if !at_line_start {
+                        newline(&mut out, &mut at_line_start);
+                    }
+                    quote_depth = if is_close {
+                        quote_depth.saturating_sub(1)
+                    } else {
+                        quote_depth + 1
+                    };
+                    pending_space = false;
+                }
+                "p" | "div" | "tr" | "li" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "table"
+                | "ul" | "ol" | "pre" | "hr" => {
+                    if !at_line_start {
+                        newline(&mut out, &mut at_line_start);
+                    }
+                    pending_space = false;
+                }
+                "td" | "th" => pending_space = true,
+                _ => {}
+            }
+            continue;
+        }
+        let next_tag = rest.find('<').unwrap_or(rest.len());
+        let chunk = &rest[..next_tag];
+        rest = &rest[next_tag..];
+        if skip_depth > 0 {
+            continue;
+        }
+        for (i, word) in decode_entities(chunk)
+            .split(|c: char| c.is_ascii_whitespace())
+            .enumerate()
+        {
+            pending_space |= i > 0;
+            if word.is_empty() {
+                continue;
+            }
+            if at_line_start {
+                if quote_depth > 0 {
+                    out.push_str("> ");
+                }
+                at_line_start = false;
+            } else if pending_space {
+                out.push(' ');
+            }
+            out.push_str(word);
+            pending_space = false;
+        }
+        // A trailing whitespace in the chunk separates it from the next one.
+        pending_space = chunk.ends_with(|c: char| c.is_ascii_whitespace());
+    }
+    if !at_line_start {
+        out.push('\n');
+    }
+    // No-break spaces from &nbsp; read as plain spaces.
+    out.replace('\u{a0}', " ")
+}
+
+/// Decodes the HTML entities players' clients produce.
+fn decode_entities(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('&') {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let end = rest[1..].find(';').map(|e| e + 1).filter(|e| *e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &rest[1..e];
+            let c = if let Some(num) = name.strip_prefix('#') {
+                let code = match num.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                    None => num.parse().ok()?,
+                };
+                char::from_u32(code)?
+            } else {
+                match name {
+                    "nbsp" => '\u{a0}',
+                    "amp" => '&',
+                    "lt" => '<',
+                    "gt" => '>',
+                    "quot" => '"',
+                    "apos" => '\'',
+                    "ndash" => '–',
+                    "mdash" => '—',
+                    "minus" => '−',
+                    "hellip" => '…',
+                    "laquo" => '«',
+                    "raquo" => '»',
+                    "times" => '×',
+                    "numero" => '№',
+                    _ => return None,
+                }
+            };
+            Some((c, e + 1))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_without_headers_are_not_a_message() {
+        assert!(parse(b"").is_err());
+    }
+
+    #[test]
+    fn windows_1251_quoted_printable_is_decoded() {
+        let raw = b"From: a@b.test\r\nContent-Type: text/plain; charset=windows-1251\r\n\
+                    Content-Transfer-Encoding: quoted-printable\r\n\r\n=CC=EE=E9 =F5=EE=E4\r\n";
+        assert_eq!(parse(raw).unwrap().text, "Мой ход\n");
+    }
+
+    #[test]
+    fn vacation_reply_is_automatic() {
+        let raw = "From: a@b.test\r\nSubject: Автоответ: Партия 7\r\n\r\nЯ в отпуске\r\n";
+        assert_eq!(
+            parse(raw.as_bytes()).unwrap().automatic,
+            Some(AutoReason::Vacation)
+        );
+    }
+
+    #[test]
+    fn auto_submitted_no_is_a_person() {
+        let raw = b"From: a@b.test\r\nAuto-Submitted: no\r\n\r\nhi\r\n";
+        assert_eq!(parse(raw).unwrap().automatic, None);
+    }
+
+    #[test]
+    fn empty_return_path_is_a_bounce() {
+        let raw = b"Return-Path: <>\r\nFrom: a@b.test\r\n\r\nhi\r\n";
+        assert_eq!(parse(raw).unwrap().automatic, Some(AutoReason::Bounce));
+    }
+
+    #[test]
+    fn deeply_nested_html_quotes_stay_linear() {
+        let html = "<blockquote>".repeat(50_000) + &"x<br>".repeat(50_000);
+        assert!(html_to_text(&html).len() < 400_000);
+    }
+
+    #[test]
+    fn flowed_lines_are_joined() {
+        assert_eq!(unflow("a \nb\n-- \nsig\n", false), "a b\n-- \nsig\n");
+    }
+
+    #[test]
+    fn html_blockquote_becomes_quoted_lines_and_entities_decode() {
+        let text = html_to_text(
+            "<html><head><style>p{}</style></head><body><div>Hi&amp;bye<br>x&#1093;y</div>\
+             <blockquote><div>old<br>line</div></blockquote>tail</body></html>",
+        );
+        assert_eq!(text, "Hi&bye\nxхy\n> old\n> line\ntail\n");
+    }
+}

@@ -1,1 +1,27 @@
-//! Outgoing letters, rendered from the templates under `templates/` (Russian and English).
+//! Outgoing letters: the wording from the templates under `templates/` (Russian and
+//! English), board diagrams (text and PNG), and the complete MIME message.
+
+pub mod board;
+pub mod letters;
+pub mod mime;
+pub mod template;
+
+pub use board::{Board, Man};
+pub use template::{Lang, Rendered, Templates};
+
+/// What can go wrong while making a letter.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A template is missing, malformed, or needs a value the context lacks.
+    #[error("template '{0}': {1}")]
+    Template(String, String),
+    /// An unknown language code.
+    #[error("unknown language '{0}' (ru or en)")]
+    UnknownLang(String),
+    /// An address, header or MIME type that cannot be written.
+    #[error("cannot build the message: {0}")]
+    Mime(String),
+    /// The template directory cannot be read.
+    #[error("cannot read '{0}': {1}")]
+    Io(String, String),
+}

@@ -2,3 +2,24 @@
 //! all of a player's games, adjudication (10.5).
 //!
 //! Pure: no I/O, no system clock.
+//!
+//! - [`berger`]: the pairings of a round robin by the Berger tables (FIDE Handbook C.05,
+//!   Annex 1, the same tables as Appendix 1 of the Russian rules of the sport): rounds,
+//!   boards, colours, game numbers; a bye for odd numbers of players.
+//! - [`standings`]: points (2/1/0 by default), places with ties, the tie-breaks of Russian
+//!   checkers tournaments (Sonneborn–Berger, wins, the result between the tied players),
+//!   adjudicated and defaulted results marked, "minus" for both (10.5.8); a crosstable as
+//!   plain text ([`Standings::to_text`]) and as serde data.
+//!
+//! Players are known here by their start numbers 1..=n (drawn by lot before the start).
+
+#![warn(missing_docs)]
+
+mod pairing;
+mod standings;
+
+pub use pairing::{Bye, Pairing, PairingError, RoundRobin, berger};
+pub use standings::{
+    Cell, CrosstableLabels, Decision, GameResult, Outcome, Place, PointsSystem, Score, Standing,
+    Standings, StandingsSettings, TieBreak, standings,
+};

@@ -1,0 +1,204 @@
+//! The chief arbiter's decisions on a game (10.1.7, 10.3.7, 10.4.5, 10.5): each takes the
+//! state and returns the new state with the notices due.
+//!
+//! zaochka, not the partner, declares an overstep (its clock is authoritative, 10.3.9), so
+//! the 6 penalty days that 10.3.7 gives "the player who wrongly declared an overstep" have
+//! nobody to go to by default; the arbiter may still charge them with [`add_penalty`].
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::board::Side;
+use super::judge;
+use super::model::*;
+use crate::clock::Break;
+
+/// A decision's effect: the new state and the letters to send.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ruling {
+    /// The game after the decision (store it).
+    pub state: GameState,
+    /// The letters to send.
+    pub notices: Vec<Notice>,
+}
+
+fn to_all(notices: &mut Vec<Notice>, kind: NoticeKind) {
+    for to in [
+        Recipient::Player(Side::White),
+        Recipient::Player(Side::Black),
+        Recipient::Secretary,
+    ] {
+        notices.push(Notice {
+            to,
+            kind: kind.clone(),
+        });
+    }
+}
+
+/// The overstep is confirmed: the player loses (10.3.7). Does nothing to a game that is not
+/// suspended for an overstep.
+pub fn confirm_overstep(state: &GameState, day: NaiveDate) -> Ruling {
+    let mut st = state.clone();
+    let mut notices = Vec::new();
+    if let Status::Suspended { side, .. } = st.status {
+        to_all(
+            &mut notices,
+            NoticeKind::OverstepRuling {
+                side,
+                is_confirmed: true,
+            },
+        );
+        let result = GameResult {
+            score: Score::win(side.other()),
+            how: Ending::Overstep { side },
+            on: day,
+        };
+        judge::finish(&mut st, result, &mut notices);
+    }
+    Ruling { state: st, notices }
+}
+
+/// There was no overstep (10.3.7): play resumes. The days of the suspension count for
+/// nobody (kept as a special break), and `days_back` days are given back to the player (the
+/// arbiter's correction of the total). The partner's forwarded move is sent again.
+pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Ruling {
+    let mut st = state.clone();
+    let mut notices = Vec::new();
+    if let Status::Suspended { side, since } = st.status {
+        st.status = Status::Playing;
+        st.breaks[side].push(Break::special(since, day, day));
+        if days_back > 0 {
+            st.penalties.push(Penalty {
+                side,
+                move_number: st.number_of_ply(st.moves.len()),
+                days: -i32::try_from(days_back).unwrap_or(i32::MAX),
+                clause: "10.3.7".to_string(),
+                reason: "days given back: no overstep".to_string(),
+                on: day,
+                is_cancelled: false,
+            });
+        }
+        to_all(
+            &mut notices,
+            NoticeKind::OverstepRuling {
+                side,
+                is_confirmed: false,
+            },
+        );
+        if let Some(fw) = st.last_forward[side].clone() {
+            notices.push(Notice {
+                to: Recipient::Player(side),
+                kind: NoticeKind::ForwardMove {
+                    forward: fw,
+                    new_moves: st.new_moves_for(side),
+                    is_repeat: true,
+                    problems: Vec::new(),
+                },
+            });
+        }
+    }
+    Ruling { state: st, notices }
+}
+
+/// Sets a result by the arbiter's decision (adjudication 10.5, or any ruling).
+pub fn set_result(state: &GameState, score: Score, note: &str, day: NaiveDate) -> Ruling {
+    let mut st = state.clone();
+    let mut notices = Vec::new();
+    let result = GameResult {
+        score,
+        how: Ending::Arbiter {
+            note: note.to_string(),
+        },
+        on: day,
+    };
+    judge::finish(&mut st, result, &mut notices);
+    Ruling { state: st, notices }
+}
+
+/// Charges penalty days (10.2.11, 10.3.3, 10.3.7) with the clause and the reason.
+pub fn add_penalty(
+    state: &GameState,
+    side: Side,
+    days: u32,
+    clause: &str,
+    reason: &str,
+    day: NaiveDate,
+) -> Ruling {
+    let mut st = state.clone();
+    st.penalties.push(Penalty {
+        side,
+        move_number: st.number_of_ply(st.moves.len()),
+        days: i32::try_from(days).unwrap_or(i32::MAX),
+        clause: clause.to_string(),
+        reason: reason.to_string(),
+        on: day,
+        is_cancelled: false,
+    });
+    let mut notices = Vec::new();
+    to_all(
+        &mut notices,
+        NoticeKind::ClockRuling {
+            side,
+            days: i64::from(days),
+            clause: clause.to_string(),
+            reason: reason.to_string(),
+        },
+    );
+    Ruling { state: st, notices }
+}
+
+/// Cancels the penalty at `index` in [`GameState::penalties`]; an unknown index or one already
+/// cancelled changes nothing.
+pub fn cancel_penalty(state: &GameState, index: usize) -> Ruling {
+    let mut st = state.clone();
+    let mut notices = Vec::new();
+    if let Some(p) = st.penalties.get_mut(index)
+        && !p.is_cancelled
+    {
+        p.is_cancelled = true;
+        let kind = NoticeKind::ClockRuling {
+            side: p.side,
+            days: -i64::from(p.days),
+            clause: p.clause.clone(),
+            reason: format!("penalty cancelled: {}", p.reason),
+        };
+        to_all(&mut notices, kind);
+    }
+    Ruling { state: st, notices }
+}
+
+/// Adds days to a player's total (negative: gives days back), e.g. after a mail outage.
+pub fn add_days(state: &GameState, side: Side, days: i32, reason: &str, day: NaiveDate) -> Ruling {
+    let mut st = state.clone();
+    st.penalties.push(Penalty {
+        side,
+        move_number: st.number_of_ply(st.moves.len()),
+        days,
+        clause: "10.1.7".to_string(),
+        reason: reason.to_string(),
+        on: day,
+        is_cancelled: false,
+    });
+    let mut notices = Vec::new();
+    to_all(
+        &mut notices,
+        NoticeKind::ClockRuling {
+            side,
+            days: i64::from(days),
+            clause: "10.1.7".to_string(),
+            reason: reason.to_string(),
+        },
+    );
+    Ruling { state: st, notices }
+}
+
+/// Records a break in this game: a player's announced break (checked by the tournament,
+/// 10.4.1–10.4.3) or a special break granted by the arbiter (10.4.5). No clock runs on its
+/// days (10.4.2).
+pub fn record_break(state: &GameState, side: Side, grant: Break) -> Ruling {
+    let mut st = state.clone();
+    st.breaks[side].push(grant);
+    let mut notices = Vec::new();
+    to_all(&mut notices, NoticeKind::BreakRecorded { side, grant });
+    Ruling { state: st, notices }
+}

@@ -1,0 +1,209 @@
+//! The judge's view of the rules: the one place in `game` that names the `rules` module's
+//! positions and moves. Everything else in `game` talks to the board through this small
+//! adapter (a variant that serde can store, sides as the clock's [`Side`], moves kept as their
+//! full notation text).
+//!
+//! Stored move texts are zaochka's full notation: algebraic on 8x8 (`c3:e5:c7`), numeric on
+//! 10x10 (`32-28`, `19:30`), the notation players use on each board.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+pub use crate::clock::Side;
+use crate::rules::{
+    self, Color, IllegalMove, MoveText, Outcome, ParseMoveError, Position, Resolution,
+};
+
+/// The three games zaochka runs (the `rules` module's [`rules::Variant`], storable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Russian checkers, 8x8.
+    Russian,
+    /// Hundred-square (international) checkers, 10x10.
+    Hundred,
+    /// Give-away: Russian move rules, the goal reversed.
+    Giveaway,
+}
+
+impl Variant {
+    /// The `rules` module's variant.
+    pub fn rules(self) -> rules::Variant {
+        match self {
+            Variant::Russian => rules::Variant::Russian,
+            Variant::Hundred => rules::Variant::Hundred,
+            Variant::Giveaway => rules::Variant::Giveaway,
+        }
+    }
+
+    /// From the `rules` module's variant.
+    pub fn from_rules(v: rules::Variant) -> Variant {
+        match v {
+            rules::Variant::Russian => Variant::Russian,
+            rules::Variant::Hundred => Variant::Hundred,
+            rules::Variant::Giveaway => Variant::Giveaway,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.rules(), f)
+    }
+}
+
+impl FromStr for Variant {
+    type Err = rules::UnknownVariant;
+
+    /// `russian`, `hundred` (or `international`), `giveaway`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse::<rules::Variant>().map(Variant::from_rules)
+    }
+}
+
+pub(crate) fn side_of(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+/// A legal move of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Mv(rules::Move);
+
+impl Mv {
+    /// The move in zaochka's full notation for this game (see the module doc).
+    pub(crate) fn text(&self, variant: Variant) -> String {
+        match variant {
+            Variant::Hundred => self.0.to_numeric(),
+            _ => self.0.to_string(),
+        }
+    }
+}
+
+/// A position of one of the three games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Pos(Position);
+
+/// How a written move reads against a position.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolved {
+    /// Exactly one legal move fits.
+    Legal(Mv),
+    /// No legal move fits, or several do: why, in English and Russian (with the clause).
+    Impossible {
+        /// English.
+        reason: String,
+        /// Russian.
+        reason_ru: String,
+        /// 10.2.10: the named piece's only legal move, if it has exactly one.
+        single: Option<Mv>,
+    },
+}
+
+impl Pos {
+    /// The starting position.
+    pub(crate) fn start(variant: Variant) -> Pos {
+        Pos(Position::start(variant.rules()))
+    }
+
+    /// A position from FEN (PDN 3.0); `None` if it is not one.
+    pub(crate) fn from_fen(variant: Variant, fen: &str) -> Option<Pos> {
+        Position::from_fen(variant.rules(), fen).ok().map(Pos)
+    }
+
+    /// The side to move.
+    pub(crate) fn side_to_move(&self) -> Side {
+        side_of(self.0.side_to_move())
+    }
+
+    /// Every legal move.
+    pub(crate) fn legal_moves(&self) -> Vec<Mv> {
+        self.0.legal_moves().into_iter().map(Mv).collect()
+    }
+
+    /// Exactly one legal move (routes with the same effect count once): 10.2.4, 10.3.5.
+    pub(crate) fn is_forced(&self) -> bool {
+        self.0.is_forced()
+    }
+
+    /// The position after a legal move.
+    pub(crate) fn play(&self, m: &Mv) -> Pos {
+        Pos(self.0.play(&m.0))
+    }
+
+    /// Reads a written move (or the parser's refusal of it) against this position.
+    pub(crate) fn resolve(&self, t: &Result<MoveText, ParseMoveError>) -> Resolved {
+        let impossible = |ill: IllegalMove, pos: &Position| Resolved::Impossible {
+            reason: ill.reason.to_string(),
+            reason_ru: ill.reason.ru(),
+            single: ill.single_move_of_named_piece(pos).map(Mv),
+        };
+        match t {
+            Err(e) => impossible(IllegalMove::from_parse_error(e), &self.0),
+            Ok(t) => match t.to_move(&self.0) {
+                Resolution::Legal(m) => Resolved::Legal(Mv(m)),
+                Resolution::Impossible(ill) => impossible(ill, &self.0),
+                Resolution::Ambiguous(moves) => {
+                    let list = moves
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    Resolved::Impossible {
+                        reason: format!(
+                            "several capture routes join these squares, name every landing square: {list} (10.2.2)"
+                        ),
+                        reason_ru: format!(
+                            "эти поля соединяют несколько путей взятия, нужно назвать все поля: {list} (п. 10.2.2)"
+                        ),
+                        single: None,
+                    }
+                }
+            },
+        }
+    }
+
+    /// The move whose full notation is `text`, if legal here.
+    pub(crate) fn find(&self, text: &str) -> Option<Mv> {
+        let variant = Variant::from_rules(self.0.variant());
+        self.legal_moves()
+            .into_iter()
+            .find(|m| m.text(variant) == text)
+    }
+
+    /// The winner by the rules: the side to move has no move or no pieces (and loses; in
+    /// give-away it wins).
+    pub(crate) fn winner(&self) -> Option<Side> {
+        match self.0.outcome() {
+            Some(Outcome::Win(c)) => Some(side_of(c)),
+            _ => None,
+        }
+    }
+
+    /// The position as FEN (PDN 3.0, numeric squares).
+    pub(crate) fn fen(&self) -> String {
+        self.0.to_fen()
+    }
+}
+
+/// The draw rule of the game that ends it after these moves from `start`, if any (the
+/// `rules` module's [`rules::GameRecord::draw_claim`]): English and Russian.
+pub(crate) fn draw_by_rule(start: &Pos, moves: &[Mv]) -> Option<(String, String)> {
+    let mut record = rules::GameRecord::new(start.0);
+    for m in moves {
+        // The moves come from replaying the game, so each is legal in turn.
+        if record.push(m.0.clone()).is_err() {
+            return None;
+        }
+    }
+    record.draw_claim().map(|r| (r.to_string(), r.ru()))
+}
+
+/// Reads a move in zaochka's own full notation (`c3-d4`, `c3:e5:c7`, `32-28`) for tests.
+#[cfg(test)]
+pub(crate) fn move_text(s: &str) -> MoveText {
+    s.parse().expect("a move in full notation")
+}

@@ -1,0 +1,90 @@
+//! The game's clock, derived: a [`Ledger`] of the `clock` module rebuilt from the game's
+//! answers, plies, penalties and breaks whenever it is needed, so the state stores each fact
+//! once and the clock's rules (10.3, 10.4) live in one place.
+
+use chrono::NaiveDate;
+
+use super::model::GameState;
+use crate::clock::{self, ClockSettings, Ledger, Side, TimeUsed};
+
+/// The game's clock ledger as of its present state.
+pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
+    let mut l = Ledger::new(*settings, st.start, st.end);
+    for side in [Side::White, Side::Black] {
+        if let Some(day) = st.late_start[side] {
+            l.starts[side] = day;
+        }
+    }
+    l.breaks = st.breaks.clone();
+    if st.first_mover() == Side::Black
+        && let Some(first) = l.answers.first_mut()
+    {
+        first.side = Side::Black;
+    }
+    let last = st.answers.len();
+    for (i, a) in st.answers.iter().enumerate() {
+        let mut has_answered = false;
+        for p in a.plies.clone() {
+            let m = &st.moves[p];
+            let n = st.number_of_ply(p);
+            if m.by == a.by && !has_answered {
+                // The ledger's pending answer is this side's: the states are built in turn.
+                let _ = l.answer(a.by, a.answered);
+                has_answered = true;
+            } else if m.by == a.by {
+                l.record_move(a.by, n, a.answered, true);
+            } else {
+                l.record_move(m.by, n, a.answered, !m.is_from_variant || m.is_forced);
+            }
+        }
+        let is_over = i + 1 == last && st.result.is_some() && st.position().winner().is_some();
+        if !is_over {
+            let next = a.plies.end;
+            let _ = l.receive(st.side_of_ply(next), st.number_of_ply(next), a.answered);
+        }
+    }
+    for p in st.penalties.iter().filter(|p| !p.is_cancelled) {
+        l.charge(clock::Penalty {
+            side: p.side,
+            move_number: p.move_number,
+            on: p.on,
+            days: p.days,
+            clause: p.clause.clone(),
+        });
+    }
+    l
+}
+
+/// Both totals at `day` as the fraction of letters (10.3.1).
+pub(crate) fn times(l: &Ledger, day: NaiveDate) -> TimeUsed {
+    TimeUsed {
+        white: l.total(Side::White, day),
+        black: l.total(Side::Black, day),
+    }
+}
+
+impl GameState {
+    /// The game's clock ledger (derived from the state; the clock's rules apply).
+    pub fn ledger(&self, settings: &ClockSettings) -> Ledger {
+        ledger(self, settings)
+    }
+
+    /// Both players' totals at `day`, penalties and a pending answer's running days included.
+    pub fn times(&self, settings: &ClockSettings, day: NaiveDate) -> TimeUsed {
+        times(&ledger(self, settings), day)
+    }
+
+    /// Whether no clock of this game runs on `day` because a player is on a break (10.4.2).
+    pub fn is_on_break(&self, day: NaiveDate) -> bool {
+        self.breaks
+            .white
+            .iter()
+            .chain(&self.breaks.black)
+            .any(|b| b.covers(day))
+    }
+
+    /// Table 2 of 10.3.6 at `day`.
+    pub fn time_chart(&self, settings: &ClockSettings, day: NaiveDate) -> clock::TimeChart {
+        ledger(self, settings).time_chart(day)
+    }
+}

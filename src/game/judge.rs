@@ -1,0 +1,920 @@
+//! The judge: one letter against one game (10.2, 10.3).
+
+use chrono::NaiveDate;
+
+use super::board::{self, Mv, Pos, Resolved, Side};
+use super::clockwork;
+use super::due;
+use super::model::*;
+use super::submission::{DrawWord, Envelope, Submission, Written};
+use crate::clock::{Claim, ClaimField, ClockSettings, Difference, ThreeDates, TimeUsed};
+use crate::letter::Letter;
+
+/// Judges one read letter (see [`judge_submission`]).
+pub fn judge(
+    state: &GameState,
+    letter: &Letter,
+    envelope: &Envelope,
+    settings: &ClockSettings,
+) -> Verdict {
+    judge_submission(state, &Submission::from(letter), envelope, settings)
+}
+
+/// Judges one letter: is it for this game and the sender's turn, are the partner's moves
+/// repeated (10.2.9), are the moves possible (10.2.10, 10.2.2), which variant part is
+/// accepted (10.2.13) and which forced moves written (10.2.4), the numbering (10.2.14), the
+/// proposed variants (10.2.12), the clock (10.3), draw offers, resignation and the end of the
+/// game. Never fails: a player's mistake is a [`Decision::Rejected`] with notices.
+pub fn judge_submission(
+    state: &GameState,
+    letter: &Submission,
+    envelope: &Envelope,
+    settings: &ClockSettings,
+) -> Verdict {
+    let mut j = Judge {
+        st: state.clone(),
+        sub: letter,
+        env: envelope,
+        settings,
+        me: envelope.sender,
+        notices: Vec::new(),
+    };
+    let decision = j.run();
+    Verdict {
+        state: j.st,
+        decision,
+        notices: j.notices,
+    }
+}
+
+struct Judge<'a> {
+    st: GameState,
+    sub: &'a Submission,
+    env: &'a Envelope,
+    settings: &'a ClockSettings,
+    me: Side,
+    notices: Vec<Notice>,
+}
+
+/// A ply the letter makes, before it is stored.
+struct NewPly {
+    mv: Mv,
+    by: Side,
+    is_from_variant: bool,
+    is_forced: bool,
+    substituted_for: Option<String>,
+    /// Index of the written move it came from (None for a variant continuation).
+    written: Option<usize>,
+}
+
+enum PlyError {
+    /// A move of the sender that is impossible, with no single replacement (10.2.10).
+    Impossible {
+        written: String,
+        reason: String,
+        reason_ru: String,
+    },
+    /// A move written for the partner that is neither their variant's nor forced (10.2.13).
+    NotPartners { written: String },
+}
+
+fn problem(clause: &str, kind: ProblemKind, text: impl Into<String>) -> Problem {
+    Problem {
+        clause: clause.to_string(),
+        kind,
+        text: text.into(),
+        text_ru: None,
+    }
+}
+
+impl Judge<'_> {
+    fn day(&self) -> NaiveDate {
+        self.env.received
+    }
+
+    fn tell(&mut self, to: Recipient, kind: NoticeKind) {
+        self.notices.push(Notice { to, kind });
+    }
+
+    fn tell_me(&mut self, kind: NoticeKind) {
+        self.tell(Recipient::Player(self.me), kind);
+    }
+
+    fn penalise(&mut self, side: Side, clause: &str, reason: &str) -> u32 {
+        let days = self.settings.penalty_days;
+        let move_number = self.st.number_of_ply(self.st.moves.len());
+        self.st.penalties.push(Penalty {
+            side,
+            move_number,
+            days: i32::try_from(days).unwrap_or(i32::MAX),
+            clause: clause.to_string(),
+            reason: reason.to_string(),
+            on: self.day(),
+            is_cancelled: false,
+        });
+        days
+    }
+
+    fn run(&mut self) -> Decision {
+        if let Some(n) = self.sub.game
+            && n != self.st.number
+        {
+            self.tell_me(NoticeKind::WrongGame { written: n });
+            return Decision::Rejected(Reason::WrongGame);
+        }
+        if self.st.result.is_some() || matches!(self.st.status, Status::Suspended { .. }) {
+            self.tell_me(NoticeKind::NotInPlay {
+                status: self.st.status.clone(),
+            });
+            return Decision::Rejected(Reason::NotInPlay);
+        }
+        if let Some(text) = &self.sub.protest {
+            let text = text.clone();
+            self.tell(
+                Recipient::Arbiter,
+                NoticeKind::Protest { by: self.me, text },
+            );
+        }
+        // A resignation or a draw acceptance counts at any time, even after the end-of-play
+        // date (10.3.2).
+        if self.sub.is_resignation {
+            self.finish(
+                Score::win(self.me.other()),
+                Ending::Resignation { side: self.me },
+            );
+            return Decision::Accepted;
+        }
+        let mut early_problems = Vec::new();
+        if self.sub.draw == Some(DrawWord::Accept) {
+            if self.st.draw_offer == Some(self.me.other()) {
+                self.finish(Score::Draw, Ending::Agreement);
+                return Decision::Accepted;
+            }
+            early_problems.push(problem(
+                "10.2.3",
+                ProblemKind::NoDrawOffered,
+                "no draw offer of the partner is pending",
+            ));
+        }
+        if self.day() > self.st.end || self.st.status == Status::Adjudication {
+            self.tell_me(NoticeKind::NotInPlay {
+                status: Status::Adjudication,
+            });
+            return Decision::Rejected(Reason::NotInPlay);
+        }
+        if self.sub.moves.is_empty() && self.sub.repeated.is_empty() {
+            return self.without_moves(early_problems);
+        }
+        if self.st.side_to_move() != self.me {
+            return self.out_of_turn();
+        }
+        self.play_turn(early_problems)
+    }
+
+    /// A letter with no move at all: a draw offer is passed on, other business (a break, a
+    /// protest, an analysis) is not the judge's; otherwise the sender is told no move was
+    /// found (no penalty: nothing was played) or, out of turn, that the move is made.
+    fn without_moves(&mut self, problems: Vec<Problem>) -> Decision {
+        if self.sub.draw == Some(DrawWord::Offer) {
+            if self.st.draw_offer != Some(self.me) {
+                self.st.draw_offer = Some(self.me);
+                self.tell(
+                    Recipient::Player(self.me.other()),
+                    NoticeKind::DrawOffered { by: self.me },
+                );
+            }
+            return Decision::Accepted;
+        }
+        if !problems.is_empty() {
+            // A draw accepted that nobody offered.
+            self.tell_me(NoticeKind::Refused {
+                reason: Reason::NoMove,
+                problems,
+                partner_moves: Vec::new(),
+                penalty_days: 0,
+            });
+            return Decision::NoChange;
+        }
+        if self.sub.has_other_business || self.sub.protest.is_some() {
+            return Decision::NoChange;
+        }
+        if self.st.side_to_move() != self.me {
+            return self.out_of_turn();
+        }
+        self.no_move(problems)
+    }
+
+    /// 10.2.8: the sender's move is made; nothing in this letter can change it.
+    fn out_of_turn(&mut self) -> Decision {
+        let since = self.st.new_since(self.me.other());
+        let moves = (since..self.st.moves.len())
+            .map(|p| self.st.numbered(p))
+            .collect();
+        self.tell_me(NoticeKind::AlreadyMade { moves });
+        Decision::NoChange
+    }
+
+    fn play_turn(&mut self, mut problems: Vec<Problem>) -> Decision {
+        let me = self.me;
+        let positions = self.st.positions();
+        let since = self.st.new_since(me);
+        let now_ply = self.st.moves.len();
+
+        // 10.2.9: the partner's new moves repeated.
+        let (rep_start, own_from) = match self.repetition(&positions, since) {
+            Ok(v) => v,
+            Err(kind) => {
+                let partner_moves = self.st.new_moves_for(me);
+                let text = partner_moves
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                problems.push(problem("10.2.9", kind, text));
+                return self.stop("10.2.9", Reason::Repetition, problems, "moves not repeated");
+            }
+        };
+
+        // The sender's moves: accepted variant part, forced moves of the partner, own move.
+        let written = &self.sub.moves[own_from..];
+        if written.is_empty() {
+            return self.no_move(problems);
+        }
+        let mut pos = positions
+            .last()
+            .cloned()
+            .unwrap_or_else(|| self.st.position());
+        let (plies, err, ignored) = self.plies(&mut pos, written, now_ply);
+        if let Some(e) = err {
+            let (kind, clause, text, reason, reason_ru) = match e {
+                PlyError::Impossible {
+                    written,
+                    reason,
+                    reason_ru,
+                } => (
+                    ProblemKind::ImpossibleMove,
+                    "10.2.10",
+                    written,
+                    reason,
+                    reason_ru,
+                ),
+                PlyError::NotPartners { written } => (
+                    ProblemKind::NotPartnersMove,
+                    "10.2.13",
+                    written,
+                    "not a move of the partner's variant, nor forced (10.2.13)".to_string(),
+                    "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
+                ),
+            };
+            let mut p = problem(clause, kind, format!("{text}: {reason}"));
+            p.text_ru = Some(format!("{text}: {reason_ru}"));
+            problems.push(p);
+            return self.stop("10.2.10", Reason::Impossible, problems, "impossible move");
+        }
+        if plies.is_empty() || plies.last().is_some_and(|p| p.by != me) {
+            // Only the partner's moves were written: the sender's own answer is missing.
+            return self.no_move(problems);
+        }
+        if ignored > 0 {
+            problems.push(problem(
+                "10.2.10",
+                ProblemKind::MovesIgnored,
+                format!("{ignored} move(s) after it"),
+            ));
+        }
+
+        // The clock: this answer's days, and the limit (10.3.5).
+        let received = self.st.received_by(me);
+        let before = clockwork::ledger(&self.st, self.settings);
+        if before.is_overstepped(me, self.day()) {
+            let day = before
+                .overstep_day(me)
+                .map_or(self.day(), |d| d.min(self.day()));
+            let mut notices = due::suspend(&mut self.st, me, day, self.settings);
+            self.notices.append(&mut notices);
+            return Decision::Rejected(Reason::Overstep);
+        }
+
+        // 10.2.14: numbering (of the repetition and of the moves).
+        problems.extend(self.numbering(rep_start, own_from, now_ply, &plies));
+
+        // Store the plies.
+        let first_new = self.st.moves.len();
+        for p in &plies {
+            let ply = self.st.moves.len();
+            self.st.moves.push(PlayedMove {
+                ply,
+                by: p.by,
+                text: p.mv.text(self.st.variant),
+                letter: self.env.letter.clone(),
+                received,
+                answered: self.day(),
+                is_from_variant: p.is_from_variant,
+                is_forced: p.is_forced,
+                substituted_for: p.substituted_for.clone(),
+            });
+        }
+        let mut end = self.st.moves.len();
+        // The partner's variant goes on by itself (10.2.8): play its next moves now.
+        let continued = self.continue_variant(&mut pos, now_ply, &plies);
+        for mv in &continued {
+            let ply = self.st.moves.len();
+            self.st.moves.push(PlayedMove {
+                ply,
+                by: me.other(),
+                text: mv.text(self.st.variant),
+                letter: self.env.letter.clone(),
+                received,
+                answered: self.day(),
+                is_from_variant: true,
+                is_forced: false,
+                substituted_for: None,
+            });
+        }
+        if !continued.is_empty() {
+            end = self.st.moves.len();
+        }
+        self.st.answers.push(Answer {
+            by: me,
+            letter: self.env.letter.clone(),
+            received,
+            answered: self.day(),
+            plies: first_new..end,
+        });
+        // The partner's proposals are used up or lapse; the sender's old ones too.
+        self.st.proposals.clear();
+        self.st.status = Status::Playing;
+
+        // Substitutions (10.2.10): both are told.
+        for (i, p) in plies.iter().enumerate() {
+            if let Some(w) = &p.substituted_for {
+                let played = self.st.numbered(first_new + i);
+                for to in [Recipient::Player(me), Recipient::Player(me.other())] {
+                    self.tell(
+                        to,
+                        NoticeKind::Substituted {
+                            written: w.clone(),
+                            played: played.clone(),
+                        },
+                    );
+                }
+            }
+        }
+
+        // Dates and time (10.3.3 strict, 10.3.9 default).
+        let (dates, penalty_days) = self.dates_and_times(&mut problems);
+        let times = clockwork::times(&clockwork::ledger(&self.st, self.settings), self.day());
+
+        // Draw offer, or a pending one declined by playing on.
+        let is_draw_offered = self.sub.draw == Some(DrawWord::Offer);
+        if self.st.draw_offer == Some(me.other()) {
+            self.tell(
+                Recipient::Player(me.other()),
+                NoticeKind::DrawDeclined { by: me },
+            );
+        }
+        self.st.draw_offer = is_draw_offered.then_some(me);
+
+        // The game's end by the rules or a draw rule, after every ply.
+        let (all, played) = self.st.replay();
+        if let Some(winner) = all.last().and_then(Pos::winner) {
+            self.send_on(
+                first_new,
+                end,
+                dates,
+                times,
+                Vec::new(),
+                false,
+                problems.clone(),
+            );
+            self.finish(Score::win(winner), Ending::Rule);
+            return Decision::Accepted;
+        }
+        let draw = all.first().and_then(|p| board::draw_by_rule(p, &played));
+        if let Some((rule, rule_ru)) = draw {
+            self.send_on(
+                first_new,
+                end,
+                dates,
+                times,
+                Vec::new(),
+                false,
+                problems.clone(),
+            );
+            self.finish(Score::Draw, Ending::DrawRule { rule, rule_ru });
+            return Decision::Accepted;
+        }
+
+        // Proposed variants (10.2.12), from the position now.
+        let variants = self.variants(&all, &mut problems);
+        let own: Vec<NumberedMove> = (first_new..first_new + plies.len())
+            .map(|p| self.st.numbered(p))
+            .collect();
+        let cont: Vec<NumberedMove> = (first_new + plies.len()..end)
+            .map(|p| self.st.numbered(p))
+            .collect();
+        self.send_on(
+            first_new,
+            end,
+            dates,
+            times,
+            variants,
+            is_draw_offered,
+            problems.clone(),
+        );
+        self.tell_me(NoticeKind::Receipt {
+            moves: own,
+            continued: cont,
+            times,
+            problems,
+            penalty_days,
+        });
+        Decision::Accepted
+    }
+
+    /// Checks the repetition; gives where it starts in `repeated` (or in `moves` when the
+    /// moves line carries it) and where the sender's own moves start in `moves`.
+    fn repetition(&self, positions: &[Pos], since: usize) -> Result<(usize, usize), ProblemKind> {
+        let now = self.st.moves.len();
+        let needed = now - since;
+        if needed == 0 {
+            return Ok((0, 0));
+        }
+        let rep = &self.sub.repeated;
+        if rep.is_empty() {
+            // No `Ваш ход` line: the moves line may begin with the repetition.
+            let moves = &self.sub.moves;
+            if moves.len() >= needed && self.matches_history(positions, since, &moves[..needed]) {
+                return Ok((0, needed));
+            }
+            return Err(ProblemKind::RepetitionMissing);
+        }
+        if rep.len() > now {
+            return Err(ProblemKind::RepetitionWrong);
+        }
+        let start = now - rep.len();
+        if self.matches_history(positions, start, rep) {
+            return if rep.len() >= needed {
+                Ok((0, 0))
+            } else {
+                Err(ProblemKind::RepetitionIncomplete)
+            };
+        }
+        // A repetition that stops short: the first moves right, the last missing.
+        if rep.len() < needed && self.matches_history(positions, since, rep) {
+            return Err(ProblemKind::RepetitionIncomplete);
+        }
+        Err(ProblemKind::RepetitionWrong)
+    }
+
+    fn matches_history(&self, positions: &[Pos], from: usize, written: &[Written]) -> bool {
+        written.iter().enumerate().all(|(i, w)| {
+            let ply = from + i;
+            let (Some(pos), Some(played)) = (positions.get(ply), self.st.moves.get(ply)) else {
+                return false;
+            };
+            matches!(pos.resolve(&w.text), Resolved::Legal(m) if m.text(self.st.variant) == played.text)
+        })
+    }
+
+    /// Reads the sender's moves from the position: returns the plies, an error that stops
+    /// play, and how many written moves were ignored after the game ended or a substitution.
+    fn plies(
+        &self,
+        pos: &mut Pos,
+        written: &[Written],
+        now_ply: usize,
+    ) -> (Vec<NewPly>, Option<PlyError>, usize) {
+        let me = self.me;
+        let variant = self.st.variant;
+        // The partner's variants proposed for this very turn.
+        let mut live: Vec<&Proposal> = self
+            .st
+            .proposals
+            .iter()
+            .filter(|p| p.by == me.other() && p.from_ply == now_ply)
+            .collect();
+        let mut out: Vec<NewPly> = Vec::new();
+        for (i, w) in written.iter().enumerate() {
+            if pos.winner().is_some() {
+                return (out, None, written.len() - i);
+            }
+            let k = now_ply + out.len();
+            let idx = out.len();
+            let mover = pos.side_to_move();
+            let is_forced = pos.is_forced();
+            let resolved = pos.resolve(&w.text);
+            if mover == me {
+                match resolved {
+                    Resolved::Legal(mv) => {
+                        let text = mv.text(variant);
+                        live.retain(|p| {
+                            p.moves.get(k - p.from_ply).map(String::as_str) == Some(text.as_str())
+                        });
+                        *pos = pos.play(&mv);
+                        out.push(NewPly {
+                            mv,
+                            by: me,
+                            is_from_variant: false,
+                            is_forced,
+                            substituted_for: None,
+                            written: Some(i),
+                        });
+                    }
+                    Resolved::Impossible {
+                        reason,
+                        reason_ru,
+                        single,
+                    } => {
+                        // 10.2.10: the named piece's only move is played in its place.
+                        if let Some(mv) = single {
+                            *pos = pos.play(&mv);
+                            out.push(NewPly {
+                                mv,
+                                by: me,
+                                is_from_variant: false,
+                                is_forced,
+                                substituted_for: Some(w.shown()),
+                                written: Some(i),
+                            });
+                            return (out, None, written.len() - i - 1);
+                        }
+                        let _ = idx;
+                        return (
+                            out,
+                            Some(PlyError::Impossible {
+                                written: w.shown(),
+                                reason,
+                                reason_ru,
+                            }),
+                            0,
+                        );
+                    }
+                }
+            } else {
+                let Resolved::Legal(mv) = resolved else {
+                    return (out, Some(PlyError::NotPartners { written: w.shown() }), 0);
+                };
+                let text = mv.text(variant);
+                let by_variant = live.iter().any(|p| {
+                    p.moves.get(k - p.from_ply).map(String::as_str) == Some(text.as_str())
+                });
+                if !by_variant && !is_forced {
+                    return (out, Some(PlyError::NotPartners { written: w.shown() }), 0);
+                }
+                live.retain(|p| {
+                    p.moves.get(k - p.from_ply).map(String::as_str) == Some(text.as_str())
+                });
+                *pos = pos.play(&mv);
+                out.push(NewPly {
+                    mv,
+                    by: me.other(),
+                    is_from_variant: by_variant,
+                    is_forced,
+                    substituted_for: None,
+                    written: Some(i),
+                });
+            }
+        }
+        (out, None, 0)
+    }
+
+    /// After the sender's last move, the partner's variant may go on: while every variant
+    /// still alive agrees on the partner's next move, it is played (10.2.8).
+    fn continue_variant(&self, pos: &mut Pos, now_ply: usize, plies: &[NewPly]) -> Vec<Mv> {
+        let me = self.me;
+        let variant = self.st.variant;
+        let mut history: Vec<String> = plies.iter().map(|p| p.mv.text(variant)).collect();
+        let mut out = Vec::new();
+        if plies.iter().any(|p| p.substituted_for.is_some()) {
+            return out;
+        }
+        loop {
+            if pos.side_to_move() == me || pos.winner().is_some() {
+                return out;
+            }
+            let k = now_ply + history.len();
+            let live: Vec<&Proposal> = self
+                .st
+                .proposals
+                .iter()
+                .filter(|p| {
+                    p.by == me.other()
+                        && p.from_ply == now_ply
+                        && p.moves.len() > history.len()
+                        && p.moves[..history.len()] == history[..]
+                })
+                .collect();
+            let Some(next) = live.first().map(|p| p.moves[k - p.from_ply].clone()) else {
+                return out;
+            };
+            if live.iter().any(|p| p.moves[k - p.from_ply] != next) {
+                return out;
+            }
+            let Some(mv) = pos.find(&next) else {
+                return out;
+            };
+            *pos = pos.play(&mv);
+            history.push(next);
+            out.push(mv);
+        }
+    }
+
+    /// 10.2.14: numbers written against the right ones; a wrong one is only pointed out.
+    fn numbering(
+        &self,
+        rep_start: usize,
+        own_from: usize,
+        now_ply: usize,
+        plies: &[NewPly],
+    ) -> Vec<Problem> {
+        let mut wrong = Vec::new();
+        let check = |w: &Written, ply: usize, wrong: &mut Vec<Problem>| {
+            let number = self.st.number_of_ply(ply);
+            let side = self.st.side_of_ply(ply);
+            let bad_number = w.number.is_some_and(|n| n != number);
+            let bad_side = w.side.is_some_and(|s| s != side);
+            if bad_number || bad_side {
+                let right = NumberedMove {
+                    number,
+                    side,
+                    text: w.shown(),
+                    is_from_variant: false,
+                    is_forced: false,
+                };
+                wrong.push(problem(
+                    "10.2.14",
+                    ProblemKind::Numbering,
+                    format!("{} → {right}", written_number(w)),
+                ));
+            }
+        };
+        let rep: &[Written] = if own_from > 0 {
+            &self.sub.moves[rep_start..own_from]
+        } else {
+            &self.sub.repeated
+        };
+        // A repetition longer than the game (nothing was due) has no numbers to check.
+        if let Some(rep_first) = now_ply.checked_sub(rep.len()) {
+            for (i, w) in rep.iter().enumerate() {
+                check(w, rep_first + i, &mut wrong);
+            }
+        }
+        for (i, p) in plies.iter().enumerate() {
+            if let Some(wi) = p.written {
+                check(&self.sub.moves[own_from + wi], now_ply + i, &mut wrong);
+            }
+        }
+        wrong
+    }
+
+    /// 10.3.3 (strict) and 10.3.9 (default): the three dates and the time fraction, checked
+    /// by the clock against its own; gives the clock's dates and any penalty days charged.
+    fn dates_and_times(&mut self, problems: &mut Vec<Problem>) -> (ThreeDates, u32) {
+        let me = self.me;
+        let dates = &self.sub.dates;
+        let claim = Claim {
+            dates: ThreeDates {
+                partner_sent: dates.first().copied(),
+                received: dates.get(1).copied(),
+                answered: dates.get(2).copied(),
+            },
+            time: self.sub.time,
+        };
+        let l = clockwork::ledger(&self.st, self.settings);
+        let check = l.check_claim(me, self.day(), &claim);
+        let actual = check.actual.0;
+        if self.settings.is_strict {
+            if check.missing.is_empty() {
+                self.st.dates_warned[me] = false;
+                return (actual, 0);
+            }
+            let what = check
+                .missing
+                .iter()
+                .map(|f| match f {
+                    ClaimField::PartnerSent => "first date",
+                    ClaimField::Received => "second date",
+                    ClaimField::Answered => "third date",
+                    ClaimField::Time => "time",
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            problems.push(problem("10.3.3", ProblemKind::DatesMissing, what));
+            if let Some(days) = check.penalty_due(self.settings, self.st.dates_warned[me]) {
+                let _ = days;
+                return (
+                    actual,
+                    self.penalise(me, "10.3.3", "dates or time missing again"),
+                );
+            }
+            self.st.dates_warned[me] = true;
+            return (actual, 0);
+        }
+        // Default mode: zaochka's clock counts; a difference gets a polite correction.
+        for diff in &check.differences {
+            let fmt = |d: NaiveDate| d.format("%d.%m.%Y").to_string();
+            let text = match diff {
+                Difference::Date {
+                    field,
+                    claimed,
+                    actual,
+                } => format!("{field:?}: {} → {}", fmt(*claimed), fmt(*actual)),
+                Difference::Time { claimed, actual } => format!("time: {claimed} → {actual}"),
+            };
+            problems.push(problem("10.3.9", ProblemKind::DatesDiffer, text));
+        }
+        (actual, 0)
+    }
+
+    /// Checks the proposed variants from the position now; stores each, cut at its first
+    /// impossible or unreadable move (10.2.12, no penalty).
+    fn variants(&mut self, positions: &[Pos], problems: &mut Vec<Problem>) -> Vec<VariantFacts> {
+        let me = self.me;
+        let variant = self.st.variant;
+        let from_ply = self.st.moves.len();
+        let mut facts = Vec::new();
+        for wv in &self.sub.variants {
+            let mut pos = positions
+                .last()
+                .cloned()
+                .unwrap_or_else(|| self.st.position());
+            // A variant written from the sender's own move repeats it: skip what is played.
+            let mut skip = 0;
+            for k in (1..=wv.moves.len().min(from_ply)).rev() {
+                if self.matches_history(positions, from_ply - k, &wv.moves[..k]) {
+                    skip = k;
+                    break;
+                }
+            }
+            let mut moves = Vec::new();
+            let mut numbered = Vec::new();
+            for w in &wv.moves[skip..] {
+                let mv = match pos.resolve(&w.text) {
+                    Resolved::Legal(mv) => Some(mv),
+                    Resolved::Impossible { .. } => None,
+                };
+                let Some(mv) = mv else {
+                    problems.push(problem(
+                        "10.2.12",
+                        ProblemKind::VariantCut,
+                        format!("{}: {}", wv.label.clone().unwrap_or_default(), w.shown()),
+                    ));
+                    break;
+                };
+                let ply = from_ply + moves.len();
+                let text = mv.text(variant);
+                numbered.push(NumberedMove {
+                    number: self.st.number_of_ply(ply),
+                    side: pos.side_to_move(),
+                    text: text.clone(),
+                    is_from_variant: false,
+                    is_forced: false,
+                });
+                moves.push(text);
+                pos = pos.play(&mv);
+                if pos.winner().is_some() {
+                    break;
+                }
+            }
+            if moves.is_empty() {
+                continue;
+            }
+            self.st.proposals.push(Proposal {
+                by: me,
+                label: wv.label.clone(),
+                from_ply,
+                moves,
+            });
+            facts.push(VariantFacts {
+                label: wv.label.clone(),
+                moves: numbered,
+            });
+        }
+        facts
+    }
+
+    /// Forwards the letter's moves to the partner and remembers it (10.3.4).
+    #[allow(clippy::too_many_arguments)]
+    fn send_on(
+        &mut self,
+        first: usize,
+        end: usize,
+        dates: ThreeDates,
+        times: TimeUsed,
+        variants: Vec<VariantFacts>,
+        is_draw_offered: bool,
+        problems: Vec<Problem>,
+    ) {
+        let partner = self.me.other();
+        let forward = Forward {
+            cipher: self.st.cipher.clone(),
+            game: self.st.number,
+            from: self.me,
+            moves: (first..end).map(|p| self.st.numbered(p)).collect(),
+            variants,
+            dates,
+            times,
+            fen: self.st.fen(),
+            is_draw_offered,
+            sent_on: self.day(),
+        };
+        self.st.last_forward[partner] = Some(forward.clone());
+        let new_moves = self.st.new_moves_for(partner);
+        let problems = problems
+            .into_iter()
+            .filter(|p| p.kind == ProblemKind::Numbering)
+            .collect();
+        self.tell(
+            Recipient::Player(partner),
+            NoticeKind::ForwardMove {
+                forward,
+                new_moves,
+                is_repeat: false,
+                problems,
+            },
+        );
+    }
+
+    /// Stops play for a correction (10.2.9, 10.2.10): 6 penalty days once per letter
+    /// (10.2.11); the sender's clock keeps running.
+    fn stop(
+        &mut self,
+        clause: &str,
+        reason: Reason,
+        problems: Vec<Problem>,
+        why: &str,
+    ) -> Decision {
+        let penalty_days = self.penalise(self.me, "10.2.11", &format!("{why} ({clause})"));
+        self.st.status = Status::Stopped {
+            side: self.me,
+            clause: clause.to_string(),
+            since: self.day(),
+        };
+        let partner_moves = self.st.new_moves_for(self.me);
+        self.tell_me(NoticeKind::Refused {
+            reason,
+            problems,
+            partner_moves,
+            penalty_days,
+        });
+        Decision::Rejected(reason)
+    }
+
+    /// No move of the sender's in the letter: said so, nothing else changes (a draw offer
+    /// alone is passed on).
+    fn no_move(&mut self, problems: Vec<Problem>) -> Decision {
+        let partner_moves = self.st.new_moves_for(self.me);
+        self.tell_me(NoticeKind::Refused {
+            reason: Reason::NoMove,
+            problems,
+            partner_moves,
+            penalty_days: 0,
+        });
+        Decision::Rejected(Reason::NoMove)
+    }
+
+    /// Ends the game: both players and the secretary get the record (10.5.1).
+    fn finish(&mut self, score: Score, how: Ending) {
+        let result = GameResult {
+            score,
+            how,
+            on: self.day(),
+        };
+        finish(&mut self.st, result, &mut self.notices);
+    }
+}
+
+/// Ends a game with a result and queues the record for both players and the secretary.
+pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<Notice>) {
+    st.result = Some(result.clone());
+    st.status = Status::Finished;
+    st.draw_offer = None;
+    st.proposals.clear();
+    let record = st.record();
+    let fen = st.fen();
+    let times = clockwork::times(&clockwork::ledger(st, &ClockSettings::default()), result.on);
+    for to in [
+        Recipient::Player(Side::White),
+        Recipient::Player(Side::Black),
+        Recipient::Secretary,
+    ] {
+        notices.push(Notice {
+            to,
+            kind: NoticeKind::GameOver {
+                result: result.clone(),
+                record: record.clone(),
+                fen: fen.clone(),
+                times,
+            },
+        });
+    }
+}
+
+fn written_number(w: &Written) -> String {
+    match (w.number, w.side) {
+        (Some(n), Some(Side::Black)) => format!("{n}... {}", w.shown()),
+        (Some(n), _) => format!("{n}. {}", w.shown()),
+        (None, _) => w.shown(),
+    }
+}

@@ -1,0 +1,268 @@
+//! Unit tests of the letter reader: each keyword, Russian and English, and the problems.
+
+use chrono::{DateTime, NaiveDate};
+
+use super::*;
+
+fn ctx(date: &str) -> ReadContext {
+    ReadContext {
+        date: Some(DateTime::parse_from_rfc3339(date).unwrap()),
+        ..ReadContext::default()
+    }
+}
+
+fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).unwrap()
+}
+
+fn moves(list: &[MoveItem]) -> Vec<String> {
+    list.iter()
+        .map(|m| match (m.number, m.side) {
+            (Some(n), Some(Side::White)) => format!("{n}. {}", m.normalised()),
+            (Some(n), Some(Side::Black)) => format!("{n}... {}", m.normalised()),
+            _ => m.normalised(),
+        })
+        .collect()
+}
+
+#[test]
+fn english_keywords_read_like_russian_ones() {
+    let l = read(
+        "Tournament: ZSh-2026-1\nGame 7\nYour move: 12... f8:d6\nMy move: 13. e3-f4\n\
+         If 13... g7-h6, then 14. f4-e5\nDates: 01.12.2026, 03.12.2026, 05.12.2026\n\
+         Time: 23/17\nI offer a draw\n",
+        &ReadContext::default(),
+    );
+    assert_eq!(l.cipher.as_deref(), Some("ZSh-2026-1"));
+    assert_eq!(l.game, Some(7));
+    assert_eq!(moves(&l.repeated), ["12... f8:d6"]);
+    assert_eq!(moves(&l.moves), ["13. e3-f4"]);
+    assert_eq!(moves(&l.variants[0].moves), ["13... g7-h6", "14. f4-e5"]);
+    assert_eq!(l.dates.len(), 3);
+    assert_eq!(l.draw, Some(Draw::Offer));
+    assert!(l.problems.is_empty(), "{:?}", l.problems);
+}
+
+#[test]
+fn white_then_black_after_one_number_per_10_2_3() {
+    let l = read(
+        "Мой ход: 13. e3-f4 g7-h6 14. f4-e5",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.moves), ["13. e3-f4", "13... g7-h6", "14. f4-e5"]);
+}
+
+#[test]
+fn black_move_alone_in_every_written_form() {
+    for text in [
+        "12... f8:d6",
+        "12… f8:d6",
+        "12...f8:d6",
+        "12. ... f8:d6",
+        "12 ... f8:d6",
+    ] {
+        let l = read(&format!("Ваш ход: {text}"), &ReadContext::default());
+        assert_eq!(moves(&l.repeated), ["12... f8:d6"], "{text}");
+    }
+}
+
+#[test]
+fn a_wrong_number_is_reported_per_10_2_14() {
+    let l = read(
+        "Ваш ход: 12... f8:d6\nМой ход: 14. e3-f4",
+        &ReadContext::default(),
+    );
+    assert_eq!(
+        l.problems[0],
+        Problem::Numbering {
+            text: "e3-f4".into(),
+            expected: (13, Side::White),
+            found: (14, Side::White)
+        }
+    );
+}
+
+#[test]
+fn variants_in_all_three_phrasings_of_10_2_7_with_labels() {
+    let l = read(
+        "Мой ход: 13. e3-f4\nВариант А: если 13... g7-h6, то 14. f4-e5\n\
+         Вариант Б: на 13... f6-g5 предлагаю 14. f4:h6\n\
+         Предлагаю вариант: 13... b6-a5 14. f4-g5",
+        &ReadContext::default(),
+    );
+    let labels: Vec<_> = l.variants.iter().map(|v| v.label.clone()).collect();
+    assert_eq!(labels, [Some("А".into()), Some("Б".into()), None]);
+    assert_eq!(moves(&l.variants[1].moves), ["13... f6-g5", "14. f4:h6"]);
+    assert_eq!(moves(&l.variants[2].moves), ["13... b6-a5", "14. f4-g5"]);
+}
+
+#[test]
+fn an_unreadable_move_cuts_the_variant_per_10_2_12() {
+    let l = read(
+        "Мой ход: 13. e3-f4\nЕсли 13... g7-h6, то 14. fe5 15. e5-d6",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.variants[0].moves), ["13... g7-h6"]);
+    assert!(
+        matches!(&l.problems[0], Problem::VariantCut { text, is_short: true, .. } if text == "fe5")
+    );
+    assert_eq!(l.problems[0].clause(), Some("10.2.12"));
+}
+
+#[test]
+fn short_notation_in_own_moves_is_a_10_2_2_problem() {
+    let l = read("Мой ход: 13. ef4", &ReadContext::default());
+    assert_eq!(l.moves[0].normalised(), "ef4");
+    assert_eq!(l.problems[0].clause(), Some("10.2.2"));
+}
+
+#[test]
+fn cyrillic_letters_in_squares_are_read_as_latin() {
+    let l = read("Мой ход: 13. е3-f4 14. с3:а5", &ReadContext::default());
+    assert_eq!(moves(&l.moves), ["13. e3-f4", "14. c3:a5"]);
+}
+
+#[test]
+fn year_less_dates_take_the_letter_year_or_the_one_before() {
+    let l = read(
+        "Даты: 29.12 / 31.12 / 02.01",
+        &ctx("2027-01-02T10:00:00+03:00"),
+    );
+    assert_eq!(
+        l.dates,
+        [day(2026, 12, 29), day(2026, 12, 31), day(2027, 1, 2)]
+    );
+    let l = read("Даты: 1.12.26; 3.12.26; 5.12.26", &ReadContext::default());
+    assert_eq!(l.dates[0], day(2026, 12, 1));
+}
+
+#[test]
+fn break_across_new_year_ends_next_year_per_10_4_3() {
+    let l = read(
+        "Беру перерыв с 28.12 по 05.01",
+        &ctx("2026-12-02T10:00:00+03:00"),
+    );
+    assert_eq!(
+        l.break_,
+        Some(Break {
+            from: day(2026, 12, 28),
+            to: day(2027, 1, 5)
+        })
+    );
+    let l = read(
+        "I take a break from 10.10 to 25.10",
+        &ctx("2026-10-01T10:00:00+03:00"),
+    );
+    assert_eq!(
+        l.break_,
+        Some(Break {
+            from: day(2026, 10, 10),
+            to: day(2026, 10, 25)
+        })
+    );
+}
+
+#[test]
+fn draw_acceptance_decline_and_resignation() {
+    let r = |t: &str| read(t, &ReadContext::default());
+    assert_eq!(r("Ничью принимаю").draw, Some(Draw::Accept));
+    assert_eq!(r("Согласна на ничью.").draw, Some(Draw::Accept));
+    assert_eq!(r("I accept the draw").draw, Some(Draw::Accept));
+    assert_eq!(r("Ничью не принимаю").draw, None);
+    assert_eq!(r("не согласен на ничью").draw, None);
+    assert!(r("Сдаюсь. Спасибо за игру").resign);
+    assert!(!r("Я не сдаюсь!").resign);
+    assert!(r("I resign").resign);
+}
+
+#[test]
+fn protest_and_analysis_swallow_the_keywords_inside_them() {
+    let l = read(
+        "Протест: партнёр не повторил мой ход 12. c3-d4 и если так, то\nпродолжу.\n\n\
+         Анализ: 20. c3-d4 если 20... f6-g5, то ничья.\nОценка: ничья\n\nС уважением",
+        &ReadContext::default(),
+    );
+    assert!(l.moves.is_empty() && l.variants.is_empty());
+    assert!(l.protest.as_deref().unwrap().ends_with("продолжу."));
+    assert!(l.analysis.as_deref().unwrap().ends_with("Оценка: ничья"));
+    assert_eq!(l.evaluation, Some(Evaluation::Draw));
+}
+
+#[test]
+fn game_by_number_sign_or_by_opponent() {
+    assert_eq!(read("Партия №7", &ReadContext::default()).game, Some(7));
+    assert_eq!(
+        read("Партия с Ивановым", &ReadContext::default())
+            .opponent
+            .as_deref(),
+        Some("Ивановым")
+    );
+}
+
+#[test]
+fn cipher_and_game_come_from_the_subject_when_the_text_has_none() {
+    let c = ReadContext {
+        subject: Some("Re: ЗШ-2026-1, партия 7".into()),
+        ..ReadContext::default()
+    };
+    let l = read("Сдаюсь", &c);
+    assert_eq!((l.cipher.as_deref(), l.game), (Some("ЗШ-2026-1"), Some(7)));
+}
+
+#[test]
+fn missing_dates_and_time_with_a_move_are_10_3_3_problems() {
+    let l = read("Мой ход: 1. c3-d4", &ReadContext::default());
+    assert_eq!(l.problems, [Problem::DatesMissing, Problem::TimeMissing]);
+}
+
+#[test]
+fn quoted_moves_of_zaochka_are_never_read() {
+    let l = read(
+        "Сдаюсь\n\nOn Mon, 1 Dec 2026 at 10:00, zaochka <z@x> wrote:\n> Мой ход: 1. c3-d4\n",
+        &ReadContext::default(),
+    );
+    assert!(l.moves.is_empty() && l.resign);
+}
+
+#[test]
+fn words_between_keyword_and_value_are_skipped() {
+    let l = read(
+        "Ответ на ваш ход 12... f8:d6: отвечаю 13. e3-f4\n\
+         Даты получения, ответа и отправки: 01.12.2026 / 03.12.2026 / 05.12.2026\n\
+         Время на обдумывание: белые 23, чёрные 17",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.repeated), ["12... f8:d6"]);
+    assert_eq!(moves(&l.moves), ["13. e3-f4"]);
+    assert_eq!(l.dates.len(), 3);
+    assert_eq!(
+        l.time,
+        Some(TimeUsed {
+            white: 23,
+            black: 17
+        })
+    );
+    assert!(l.problems.is_empty(), "{:?}", l.problems);
+}
+
+#[test]
+fn long_pathological_letters_are_read_in_linear_time() {
+    for unit in [
+        "на ",
+        "анализ ",
+        "если 1. ",
+        "Вариант А ",
+        "> x\n",
+        "12. c3-d4 ",
+        "Протест\n\n",
+    ] {
+        let text = unit.repeat(200_000 / unit.len());
+        let start = std::time::Instant::now();
+        let _ = read(&text, &ReadContext::default());
+        assert!(
+            start.elapsed().as_secs() < 5,
+            "{unit:?} took {:?}",
+            start.elapsed()
+        );
+    }
+}

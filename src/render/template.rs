@@ -1,0 +1,398 @@
+//! The wording of outgoing letters: minijinja templates under `templates/<lang>/<name>.txt`,
+//! built into the binary and overridable from a directory, so the organiser can edit the
+//! wording without rebuilding.
+//!
+//! A template reads like a letter: its first line is the subject, then one blank line, then
+//! the plain-text body. The HTML part is made from the same body (see [`Rendered::html`]), so
+//! each wording lives in one place. `{{ diagram }}` in a body stands for the board: the text
+//! diagram in the plain part, the picture in the HTML part.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::str::FromStr;
+
+use minijinja::value::Serde;
+use minijinja::{Environment, UndefinedBehavior, Value};
+use serde::Serialize;
+
+use super::RenderError;
+
+/// The language of player-facing text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// Russian, the default.
+    #[default]
+    Ru,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// The folder name: `ru` or `en`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Ru => "ru",
+            Lang::En => "en",
+        }
+    }
+}
+
+impl FromStr for Lang {
+    type Err = RenderError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ru" => Ok(Lang::Ru),
+            "en" => Ok(Lang::En),
+            other => Err(RenderError::UnknownLang(other.to_string())),
+        }
+    }
+}
+
+/// Lists the templates built into the binary: (language, name, source) for every name in
+/// both languages.
+macro_rules! builtin {
+    ($($name:literal),* $(,)?) => {
+        &[$(
+            ("ru", $name, include_str!(concat!("../../templates/ru/", $name, ".txt"))),
+            ("en", $name, include_str!(concat!("../../templates/en/", $name, ".txt"))),
+        )*]
+    };
+}
+
+/// The templates built into the binary: (language, name, source).
+const BUILTIN: &[(&str, &str, &str)] = builtin!(
+    "forward",
+    "receipt",
+    "rejected",
+    "start_list",
+    "break_notice",
+    "repeat",
+    "repeat_sender",
+    "first_move_query",
+    "warning",
+    "overstep_player",
+    "overstep_arbiter",
+    "result",
+    "unknown_sender",
+    "refused",
+);
+
+/// The names of the built-in templates.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN
+        .iter()
+        .filter(|(lang, _, _)| *lang == "ru")
+        .map(|(_, name, _)| *name)
+}
+
+/// A marker put where the diagram goes while rendering the HTML part; it cannot occur in a
+/// template's own text.
+const DIAGRAM_MARK: &str = "\u{E000}zaochka-diagram\u{E000}";
+
+/// The set of templates, built in and overridden.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+/// One rendered letter: subject, plain text and HTML.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The subject line.
+    pub subject: String,
+    /// The plain-text part.
+    pub text: String,
+    /// The HTML part (`<img src="cid:…">` where the body had `{{ diagram }}`).
+    pub html: String,
+}
+
+impl Templates {
+    /// The built-in templates.
+    pub fn builtin() -> Self {
+        let mut sources = BTreeMap::new();
+        for (lang, name, src) in BUILTIN {
+            sources.insert(format!("{lang}/{name}"), (*src).to_string());
+        }
+        Self::from_sources(sources)
+    }
+
+    /// The built-in templates, each replaced by `DIR/<lang>/<name>.txt` where that file
+    /// exists; extra files in DIR are added.
+    ///
+    /// # Errors
+    /// [`RenderError::Io`] when the directory cannot be read.
+    pub fn with_overrides(dir: &Path) -> Result<Self, RenderError> {
+        let mut sources = BTreeMap::new();
+        for (lang, name, src) in BUILTIN {
+            sources.insert(format!("{lang}/{name}"), (*src).to_string());
+        }
+        for lang in ["ru", "en"] {
+            let sub = dir.join(lang);
+            if !sub.is_dir() {
+                continue;
+            }
+            let entries = std::fs::read_dir(&sub)
+                .map_err(|e| RenderError::Io(sub.display().to_string(), e.to_string()))?;
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().and_then(|e| e.to_str()) != Some("txt") {
+                    continue;
+                }
+                let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                    continue;
+                };
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| RenderError::Io(path.display().to_string(), e.to_string()))?;
+                sources.insert(format!("{lang}/{stem}"), text);
+            }
+        }
+        Ok(Self::from_sources(sources))
+    }
+
+    fn from_sources(sources: BTreeMap<String, String>) -> Self {
+        let mut env = Environment::new();
+        // Block tags on lines of their own leave no blank lines: easier for an organiser
+        // editing the wording. The configuration is constant, so building it cannot fail.
+        if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .build()
+        {
+            env.set_syntax(syntax);
+        }
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        env.set_loader(move |name| Ok(sources.get(name).cloned()));
+        Templates { env }
+    }
+
+    /// Renders template `name` in `lang` with `ctx`; `diagram` is the text diagram (or empty)
+    /// that `{{ diagram }}` stands for.
+    ///
+    /// # Errors
+    /// [`RenderError::Template`] when the template is missing, malformed, uses a value the
+    /// context lacks, or has no subject line.
+    pub fn render(
+        &self,
+        lang: Lang,
+        name: &str,
+        ctx: &impl Serialize,
+        diagram: &str,
+    ) -> Result<Rendered, RenderError> {
+        let full = format!("{}/{}", lang.code(), name);
+        let tmpl = self
+            .env
+            .get_template(&full)
+            .map_err(|e| template_err(&full, e))?;
+        let base = Value::from(Serde(ctx));
+        let with = |d: &str| {
+            minijinja::context! { diagram => d, ..base.clone() }
+        };
+        let text = tmpl
+            .render(with(diagram.trim_end_matches('\n')))
+            .map_err(|e| template_err(&full, e))?;
+        let marked = tmpl
+            .render(with(DIAGRAM_MARK))
+            .map_err(|e| template_err(&full, e))?;
+        let (subject, body) = split_subject(&text)
+            .ok_or_else(|| RenderError::Template(full.clone(), "no subject line".into()))?;
+        let (_, marked_body) = split_subject(&marked).unwrap_or((String::new(), marked.clone()));
+        Ok(Rendered {
+            subject,
+            text: body,
+            html: to_html(&marked_body, diagram),
+        })
+    }
+}
+
+/// Splits "subject\n\nbody" into its parts; the body keeps one final newline.
+fn split_subject(rendered: &str) -> Option<(String, String)> {
+    let rendered = rendered.trim_start_matches('\n');
+    let (subject, rest) = rendered.split_once('\n')?;
+    let subject = subject.trim().to_string();
+    if subject.is_empty() {
+        return None;
+    }
+    let body = rest
+        .strip_prefix('\n')
+        .unwrap_or(rest)
+        .trim_end()
+        .to_string()
+        + "\n";
+    Some((subject, body))
+}
+
+/// Plain text to simple HTML: paragraphs at blank lines, line breaks kept, the diagram marker
+/// replaced by the board picture with the text diagram as its fallback.
+fn to_html(body: &str, diagram: &str) -> String {
+    let mut html = String::from(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n<body style=\"font-family: sans-serif\">\n",
+    );
+    for para in body.split("\n\n") {
+        let para = para.trim_matches('\n');
+        if para.is_empty() {
+            continue;
+        }
+        if para.contains(DIAGRAM_MARK) {
+            for piece in para.split(DIAGRAM_MARK) {
+                let piece = piece.trim_matches('\n');
+                if !piece.is_empty() {
+                    html.push_str(&format!(
+                        "<p>{}</p>\n",
+                        escape(piece).replace('\n', "<br>\n")
+                    ));
+                }
+            }
+            html.push_str(&format!(
+                "<p><img src=\"cid:{}\" alt=\"{}\"></p>\n",
+                super::mime::BOARD_CID,
+                escape(diagram).replace('\n', "&#10;")
+            ));
+            continue;
+        }
+        html.push_str(&format!(
+            "<p>{}</p>\n",
+            escape(para).replace('\n', "<br>\n")
+        ));
+    }
+    html.push_str("</body></html>\n");
+    html
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn template_err(name: &str, e: minijinja::Error) -> RenderError {
+    RenderError::Template(name.to_string(), format!("{e:#}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Ctx {
+        to_name: &'static str,
+        reason: &'static str,
+        federation: &'static str,
+    }
+
+    fn ctx() -> Ctx {
+        Ctx {
+            to_name: "Иванов <И.>",
+            reason: "партия 7 не ваша",
+            federation: "ФШР",
+        }
+    }
+
+    #[test]
+    fn builtin_template_renders_subject_text_and_html_in_both_languages() {
+        let t = Templates::builtin();
+        let ru = t.render(Lang::Ru, "refused", &ctx(), "").unwrap();
+        assert_eq!(ru.subject, "Письмо не принято");
+        assert!(
+            ru.text.starts_with("Здравствуйте, Иванов <И.>!\n\n"),
+            "{}",
+            ru.text
+        );
+        assert!(
+            ru.text.contains("не принято: партия 7 не ваша\n"),
+            "{}",
+            ru.text
+        );
+        assert!(
+            ru.text.ends_with("\n-- \nФШР\n"),
+            "signature separator kept: {:?}",
+            ru.text
+        );
+        assert!(
+            ru.html.contains("Иванов &lt;И.&gt;"),
+            "html escapes: {}",
+            ru.html
+        );
+        let en = t.render(Lang::En, "refused", &ctx(), "").unwrap();
+        assert_eq!(en.subject, "Letter not accepted");
+    }
+
+    #[test]
+    fn the_diagram_is_text_in_the_plain_part_and_a_picture_in_the_html_part() {
+        let t = Templates::with_overrides(&override_dir("Тема\n\nДо\n\n{{ diagram }}\n\nПосле\n"))
+            .unwrap();
+        let r = t.render(Lang::Ru, "custom", &ctx(), " 8 | . b\n").unwrap();
+        assert_eq!(r.text, "До\n\n 8 | . b\n\nПосле\n");
+        assert!(
+            r.html
+                .contains("<p><img src=\"cid:board@zaochka\" alt=\" 8 | . b&#10;\"></p>"),
+            "{}",
+            r.html
+        );
+        assert!(!r.html.contains('\u{E000}'));
+    }
+
+    fn override_dir(ru_custom: &str) -> std::path::PathBuf {
+        let dir = tempfile::tempdir().unwrap().keep();
+        std::fs::create_dir_all(dir.join("ru")).unwrap();
+        std::fs::write(dir.join("ru/custom.txt"), ru_custom).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_missing_value_is_an_error_not_an_empty_string() {
+        #[derive(Serialize)]
+        struct Empty {}
+        let err = Templates::builtin()
+            .render(Lang::Ru, "refused", &Empty {}, "")
+            .unwrap_err();
+        assert!(
+            matches!(err, RenderError::Template(ref n, _) if n == "ru/refused"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_file_in_the_override_directory_replaces_the_builtin_wording() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("ru")).unwrap();
+        std::fs::write(
+            dir.path().join("ru/refused.txt"),
+            "Своя тема {{ to_name }}\n\nСвой текст\n",
+        )
+        .unwrap();
+        let t = Templates::with_overrides(dir.path()).unwrap();
+        let ru = t.render(Lang::Ru, "refused", &ctx(), "").unwrap();
+        assert_eq!(ru.subject, "Своя тема Иванов <И.>");
+        assert_eq!(ru.text, "Свой текст\n");
+        let en = t.render(Lang::En, "refused", &ctx(), "").unwrap();
+        assert_eq!(en.subject, "Letter not accepted", "en stays built in");
+    }
+
+    #[test]
+    fn every_template_exists_in_both_languages() {
+        let names: Vec<&str> = builtin_names().collect();
+        assert_eq!(names, crate::render::letters::TEMPLATE_NAMES);
+        for lang in ["ru", "en"] {
+            assert_eq!(
+                BUILTIN.iter().filter(|(l, _, _)| *l == lang).count(),
+                names.len()
+            );
+        }
+    }
+
+    #[test]
+    fn language_codes_parse_and_unknown_ones_are_refused() {
+        assert_eq!("RU".parse::<Lang>().unwrap(), Lang::Ru);
+        assert_eq!("en".parse::<Lang>().unwrap(), Lang::En);
+        assert!("de".parse::<Lang>().is_err());
+    }
+}
