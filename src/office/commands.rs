@@ -1,12 +1,64 @@
 //! Letters from the chief arbiter and the chief secretary: commands (DESIGN.md "Arbiter and
 //! secretary commands", issue 6). The office calls [`handle`] only for the configured
 //! addresses; nobody else's command is ever executed.
+//!
+//! Each command of the letter ([`crate::command::read`]) is carried out through the rulings
+//! of [`crate::game::arbiter`] and [`crate::tournament::adjudication`], recorded in the
+//! store's decisions, and every player it touches is told; the commander gets one answer
+//! saying what was done and what was not, and why.
+//!
+//! Also here, for the players' side of the same business: [`player_papers`] (a protest
+//! against an overstep, 10.3.8, or an adjudication, 10.5.6; an analysis for adjudication,
+//! 10.5.2) and [`sweep_adjudications`] (the package to the arbiter when the analyses are
+//! due, 10.5.5).
+//!
+//! Choices where the rules are silent: the secretary may give remarks and warnings (10.1.9)
+//! and nothing else; every other decision is the chief arbiter's (10.1.7, 10.3.7, 10.4.5).
+//! A protest against a confirmed overstep or an arbiter's result counts from the day of the
+//! decision (10.1.12).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 
-use super::{Office, OfficeError, Role};
+use super::{
+    Office, OfficeError, Role, board_of, fmt_date, record_text, score_text, state_of, tz_of,
+};
+use crate::clock::{Break, Side};
+use crate::command::{self, Command, CommandContext, FinishedGames, Order, UnfinishedGames};
+use crate::game::{self, GameState, Score, Status, arbiter};
+use crate::letter::{self, Evaluation};
 use crate::mail::mime::ParsedMail;
-use crate::store::{GameId, LetterInId, Outcome, Tx};
+use crate::render::Lang;
+use crate::render::arbiter as ctx;
+use crate::render::letters::{GameHeader, Refused};
+use crate::store::{
+    Game, GameId, GameStatus, LetterInId, NewBreak, NewDecision, Outcome, Player, Tournament,
+    TournamentStatus, Tx,
+};
+use crate::tournament::adjudication::{self as adj, Adjudication};
+
+/// Russian or English, by the office's language.
+fn w(lang: Lang, ru: String, en: String) -> String {
+    match lang {
+        Lang::Ru => ru,
+        Lang::En => en,
+    }
+}
+
+fn side_word(lang: Lang, side: Side) -> &'static str {
+    match (lang, side) {
+        (Lang::Ru, Side::White) => "белые",
+        (Lang::Ru, Side::Black) => "чёрные",
+        (Lang::En, Side::White) => "White",
+        (Lang::En, Side::Black) => "Black",
+    }
+}
+
+/// A command not carried out, with why (worded).
+struct Refusal(String);
+
+/// What one command did: the line for the answer and the game it touched.
+type Applied = Result<(String, Option<GameId>), Refusal>;
 
 /// Handles one letter from the arbiter or the secretary; `game` is the game found by
 /// threading (a reply to zaochka's notice), if any.
@@ -22,9 +74,1141 @@ pub fn handle(
     game: Option<GameId>,
     now: DateTime<Utc>,
 ) -> Result<Outcome, OfficeError> {
-    let _ = (office, tx, letter, mail, now);
-    Ok(Outcome::SetAside {
-        game,
-        reason: format!("a letter from the {role:?}: commands by mail are not read yet"),
+    let lang = office.lang();
+    let today = office.today(now, None);
+    let orders = command::read(
+        &mail.text,
+        &CommandContext {
+            today,
+            subject: Some(mail.subject.clone()),
+        },
+    );
+    let mut done = Vec::new();
+    let mut problems: Vec<String> = orders
+        .problems
+        .iter()
+        .map(|p| match lang {
+            Lang::Ru => p.ru(),
+            Lang::En => p.to_string(),
+        })
+        .collect();
+    let mut touched = None;
+    let author = match role {
+        Role::Arbiter => office.config.arbiter.clone(),
+        Role::Secretary => office.config.secretary.clone(),
+    };
+    for order in &orders.items {
+        match apply(office, tx, letter, order, role, &author, game, now)? {
+            Ok((line, g)) => {
+                done.push(line);
+                touched = touched.or(g);
+            }
+            Err(Refusal(why)) => problems.push(format!("«{}»: {why}", order.line)),
+        }
+    }
+    let answer = ctx::CommandAnswer {
+        to_name: String::new(),
+        done: done.clone(),
+        problems,
+        federation: office.config.federation.clone(),
+    };
+    office.queue(
+        tx,
+        "command_answer",
+        &answer,
+        None,
+        &[(String::new(), author)],
+        None,
+        Some((letter, mail)),
+        vec![],
+        now,
+    )?;
+    Ok(if done.is_empty() {
+        Outcome::SetAside {
+            game: touched.or(game),
+            reason: format!("a command letter from the {role:?}: nothing carried out"),
+        }
+    } else {
+        match touched.or(game) {
+            Some(g) => Outcome::Judged { game: g },
+            None => Outcome::SetAside {
+                game: None,
+                reason: format!("a command letter from the {role:?}: {} done", done.len()),
+            },
+        }
     })
+}
+
+/// The game an order names: cipher and number, the number in the threaded game's
+/// tournament, else the threaded game.
+fn find_game(
+    tx: &Tx<'_>,
+    order: &Order,
+    thread: Option<GameId>,
+) -> Result<Option<(Tournament, Game)>, OfficeError> {
+    let threaded = thread.map(|g| tx.game(g)).transpose()?;
+    let tournament = match &order.cipher {
+        Some(c) => tx.find_tournament(c)?,
+        None => match &threaded {
+            Some(g) => Some(tx.tournament(g.tournament)?),
+            None => only_tournament(tx)?,
+        },
+    };
+    let Some(t) = tournament else {
+        return Ok(None);
+    };
+    let g = match order.game {
+        Some(n) => tx.find_game(t.id, n)?,
+        None => threaded.filter(|g| g.tournament == t.id),
+    };
+    Ok(g.map(|g| (t, g)))
+}
+
+/// The one tournament in play, when there is exactly one.
+fn only_tournament(tx: &Tx<'_>) -> Result<Option<Tournament>, OfficeError> {
+    let mut playing: Vec<Tournament> = tx
+        .tournaments()?
+        .into_iter()
+        .filter(|t| t.status != TournamentStatus::Registration)
+        .collect();
+    Ok(if playing.len() == 1 {
+        playing.pop()
+    } else {
+        None
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply(
+    office: &Office,
+    tx: &Tx<'_>,
+    letter: LetterInId,
+    order: &Order,
+    role: Role,
+    author: &str,
+    thread: Option<GameId>,
+    now: DateTime<Utc>,
+) -> Result<Applied, OfficeError> {
+    let lang = office.lang();
+    let is_remark = matches!(order.command, Command::Warning { .. });
+    if role == Role::Secretary && !is_remark {
+        return Ok(Err(Refusal(w(
+            lang,
+            "это решение главного судьи (п. 10.1.7); секретарь объявляет замечания и предупреждения (п. 10.1.9)".into(),
+            "this is the chief arbiter's decision (10.1.7); the secretary gives remarks and warnings (10.1.9)".into(),
+        ))));
+    }
+    let applied = if order.command.needs_game() {
+        let Some((t, g)) = find_game(tx, order, thread)? else {
+            return Ok(Err(Refusal(w(
+                lang,
+                "партия не найдена: укажите «Шифр …, партия N» или ответьте на письмо почтамта"
+                    .into(),
+                "no such game: write \"Tournament …, game N\" or reply to the mailbox's letter"
+                    .into(),
+            ))));
+        };
+        game_command(office, tx, &t, &g, &order.command, now)?
+    } else {
+        player_command(office, tx, order, thread, now)?
+    };
+    if applied.is_ok() {
+        let action = serde_json::json!({ "command": &order.command }).to_string();
+        tx.record_decision(
+            &NewDecision {
+                game: applied.as_ref().ok().and_then(|(_, g)| *g),
+                author,
+                text: &order.line,
+                action: &action,
+                letter: Some(letter),
+            },
+            now,
+        )?;
+    }
+    Ok(applied)
+}
+
+/// Saves a ruling's state and sends its notices.
+fn rule(
+    office: &Office,
+    tx: &Tx<'_>,
+    t: &Tournament,
+    g: &Game,
+    ruling: &arbiter::Ruling,
+    day: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<(), OfficeError> {
+    let settings = office.settings(t);
+    office.save(tx, g, &ruling.state, day, &settings, now)?;
+    office.send_notices(tx, t, g, &ruling.state, &ruling.notices, None, now)
+}
+
+fn game_command(
+    office: &Office,
+    tx: &Tx<'_>,
+    t: &Tournament,
+    g: &Game,
+    command: &Command,
+    now: DateTime<Utc>,
+) -> Result<Applied, OfficeError> {
+    let lang = office.lang();
+    let day = office.today(now, Some(t));
+    let state = state_of(g)?;
+    let n = g.number;
+    let refuse = |ru: String, en: String| Ok(Err(Refusal(w(lang, ru, en))));
+    let side_of = |who: &command::Who| who.side_in(&state);
+    let no_side = || {
+        refuse(
+            format!("в партии {n} нет такого игрока"),
+            format!("no such player in game {n}"),
+        )
+    };
+    let done = |ru: String, en: String| Ok(Ok((w(lang, ru, en), Some(g.id))));
+    match command {
+        Command::ConfirmOverstep | Command::RejectOverstep { .. } => {
+            let Status::Suspended { side, .. } = state.status else {
+                return refuse(
+                    format!("партия {n} не приостановлена за просрочку"),
+                    format!("game {n} is not suspended for an overstep"),
+                );
+            };
+            let name = state.players[side].name.clone();
+            if let Command::RejectOverstep { days_back } = command {
+                let ruling = arbiter::reject_overstep(&state, day, *days_back);
+                rule(office, tx, t, g, &ruling, day, now)?;
+                done(
+                    format!("партия {n}: просрочки ({name}) нет, игра продолжается (п. 10.3.7)"),
+                    format!("game {n}: no overstep ({name}), play resumes (10.3.7)"),
+                )
+            } else {
+                let ruling = arbiter::confirm_overstep(&state, day);
+                rule(office, tx, t, g, &ruling, day, now)?;
+                done(
+                    format!("партия {n}: просрочка подтверждена, {name} — поражение (п. 10.3.7)"),
+                    format!("game {n}: overstep confirmed, {name} loses (10.3.7)"),
+                )
+            }
+        }
+        Command::SetResult { score, note } => {
+            if state.is_finished() {
+                return refuse(
+                    format!("партия {n} уже окончена"),
+                    format!("game {n} is already over"),
+                );
+            }
+            let result = score_text(score);
+            if state.status == Status::Adjudication {
+                decide_adjudication(office, tx, t, g, &state, *score, note, day, now)?;
+                return done(
+                    format!(
+                        "партия {n}: присуждено {result}; игрокам сообщено, протест — 10 дней (п. 10.5.6)"
+                    ),
+                    format!(
+                        "game {n}: adjudicated {result}; the players are told, 10 days to protest (10.5.6)"
+                    ),
+                );
+            }
+            let ruling = arbiter::set_result(&state, *score, note, day);
+            rule(office, tx, t, g, &ruling, day, now)?;
+            done(
+                format!("партия {n}: результат {result}"),
+                format!("game {n}: result {result}"),
+            )
+        }
+        Command::Penalty {
+            who,
+            days,
+            clause,
+            reason,
+        } => {
+            let Some(side) = side_of(who) else {
+                return no_side();
+            };
+            let reason = if reason.is_empty() {
+                format!("п. {clause}")
+            } else {
+                reason.clone()
+            };
+            let ruling = arbiter::add_penalty(&state, side, *days, clause, &reason, day);
+            rule(office, tx, t, g, &ruling, day, now)?;
+            let name = &state.players[side].name;
+            done(
+                format!("партия {n}: {name} — штраф {days} дн. (п. {clause})"),
+                format!("game {n}: {name} — penalty {days} days ({clause})"),
+            )
+        }
+        Command::CancelPenalty { who, days, clause } => {
+            let Some(side) = side_of(who) else {
+                return no_side();
+            };
+            let Some(i) = command::find_penalty(&state, side, *days, clause.as_deref()) else {
+                return refuse(
+                    format!("в партии {n} нет такого штрафа"),
+                    format!("no such penalty in game {n}"),
+                );
+            };
+            let p = state.penalties[i].clone();
+            let ruling = arbiter::cancel_penalty(&state, i);
+            rule(office, tx, t, g, &ruling, day, now)?;
+            let name = &state.players[side].name;
+            done(
+                format!(
+                    "партия {n}: {name} — штраф {} дн. (п. {}) отменён",
+                    p.days, p.clause
+                ),
+                format!(
+                    "game {n}: {name} — penalty of {} days ({}) cancelled",
+                    p.days, p.clause
+                ),
+            )
+        }
+        Command::AddDays { who, days, reason } => {
+            let Some(side) = side_of(who) else {
+                return no_side();
+            };
+            let ruling = arbiter::add_days(&state, side, *days, reason, day);
+            rule(office, tx, t, g, &ruling, day, now)?;
+            let name = &state.players[side].name;
+            done(
+                format!("партия {n}: {name} — {days:+} дн. ко времени ({reason})"),
+                format!("game {n}: {name} — {days:+} days on the clock ({reason})"),
+            )
+        }
+        Command::Warning {
+            who,
+            clause,
+            reason,
+            is_remark,
+        } => {
+            let Some(side) = side_of(who) else {
+                return no_side();
+            };
+            let p = &state.players[side];
+            let what = match (lang, is_remark) {
+                (Lang::Ru, true) => "замечание",
+                (Lang::Ru, false) => "предупреждение",
+                (Lang::En, true) => "a remark",
+                (Lang::En, false) => "a warning",
+            };
+            let why = if reason.is_empty() {
+                String::new()
+            } else {
+                format!(": {reason}")
+            };
+            let text = w(
+                lang,
+                format!(
+                    "в партии {n} турнира {} вам объявлено {what} за нарушение п. {clause} Правил{why} (пп. 10.1.9, 10.1.10).",
+                    t.cipher
+                ),
+                format!(
+                    "in game {n} of tournament {} you are given {what} for breaking clause {clause} of the Rules{why} (10.1.9, 10.1.10).",
+                    t.cipher
+                ),
+            );
+            note(office, tx, &p.name, &p.email, &text, Some(g.id), now)?;
+            let copy = w(
+                lang,
+                format!("{}: {what} (п. {clause}) в партии {n}{why}.", p.name),
+                format!("{}: {what} ({clause}) in game {n}{why}.", p.name),
+            );
+            let secretary = office.config.secretary.clone();
+            note(office, tx, "", &secretary, &copy, Some(g.id), now)?;
+            done(copy.clone(), copy)
+        }
+        Command::Loss {
+            who,
+            clause,
+            reason,
+        } => {
+            if state.is_finished() {
+                return refuse(
+                    format!("партия {n} уже окончена"),
+                    format!("game {n} is already over"),
+                );
+            }
+            let Some(side) = side_of(who) else {
+                return no_side();
+            };
+            let note = if reason.is_empty() {
+                format!("п. {clause}")
+            } else {
+                format!("п. {clause}: {reason}")
+            };
+            let ruling = arbiter::set_result(&state, Score::win(side.other()), &note, day);
+            rule(office, tx, t, g, &ruling, day, now)?;
+            let name = &state.players[side].name;
+            done(
+                format!("партия {n}: {name} — поражение (п. {clause})"),
+                format!("game {n}: {name} loses ({clause})"),
+            )
+        }
+        Command::SpecialBreak { .. } | Command::Withdraw { .. } => refuse(
+            "команда относится к игроку, а не к партии".into(),
+            "the command is about a player, not a game".into(),
+        ),
+    }
+}
+
+/// A special break (10.4.5) or a withdrawal (10.5.3): every game of the player.
+fn player_command(
+    office: &Office,
+    tx: &Tx<'_>,
+    order: &Order,
+    thread: Option<GameId>,
+    now: DateTime<Utc>,
+) -> Result<Applied, OfficeError> {
+    let lang = office.lang();
+    let refuse = |ru: &str, en: &str| Ok(Err(Refusal(w(lang, ru.into(), en.into()))));
+    let (who, t) = match &order.command {
+        Command::SpecialBreak { who, .. } | Command::Withdraw { who, .. } => {
+            let named = find_game(tx, order, thread)?;
+            let t = match (&order.cipher, &named) {
+                (_, Some((t, _))) => Some(t.clone()),
+                (Some(c), None) => tx.find_tournament(c)?,
+                (None, None) => only_tournament(tx)?,
+            };
+            let Some(t) = t else {
+                return refuse(
+                    "турнир не найден: укажите «Шифр …»",
+                    "no such tournament: write \"Tournament …\"",
+                );
+            };
+            let player = match (who, &named) {
+                (command::Who::Side(s), Some((_, g))) => {
+                    let id = match s {
+                        Side::White => g.white,
+                        Side::Black => g.black,
+                    };
+                    Some(tx.player(id)?)
+                }
+                (command::Who::Side(_), None) => None,
+                (command::Who::Name(_), _) => {
+                    let hits: Vec<Player> = tx
+                        .players(t.id)?
+                        .into_iter()
+                        .filter(|p| who.matches(&p.name))
+                        .collect();
+                    if hits.len() == 1 {
+                        hits.into_iter().next()
+                    } else {
+                        None
+                    }
+                }
+            };
+            let Some(player) = player else {
+                return refuse(
+                    "игрок не найден (или найдено несколько): укажите фамилию",
+                    "no such player (or several): write the surname",
+                );
+            };
+            (player, t)
+        }
+        _ => return refuse("это команда о партии", "this command is about a game"),
+    };
+    let day = office.today(now, Some(&t));
+    let settings = office.settings(&t);
+    let mut numbers = Vec::new();
+    match &order.command {
+        Command::SpecialBreak { from, to, .. } => {
+            let grant = Break::special(*from, *to, day);
+            tx.add_break(
+                &NewBreak {
+                    player: who.id,
+                    first_day: *from,
+                    last_day: *to,
+                    is_special: true,
+                    letter: None,
+                    decision: None,
+                },
+                now,
+            )?;
+            for g in tx.games_of_player(who.id)? {
+                if g.status == GameStatus::Finished || g.tournament != t.id {
+                    continue;
+                }
+                let side = if g.white == who.id {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let ruling = arbiter::record_break(&state_of(&g)?, side, grant);
+                office.save(tx, &g, &ruling.state, day, &settings, now)?;
+                office.send_notices(tx, &t, &g, &ruling.state, &ruling.notices, None, now)?;
+                numbers.push(g.number);
+            }
+            let games = join_numbers(&numbers);
+            Ok(Ok((
+                w(
+                    lang,
+                    format!(
+                        "{}: особый перерыв с {} по {} (п. 10.4.5), партии {games}",
+                        who.name,
+                        fmt_date(*from),
+                        fmt_date(*to)
+                    ),
+                    format!(
+                        "{}: special break {} to {} (10.4.5), games {games}",
+                        who.name,
+                        fmt_date(*from),
+                        fmt_date(*to)
+                    ),
+                ),
+                None,
+            )))
+        }
+        Command::Withdraw {
+            finished,
+            unfinished,
+            ..
+        } => {
+            let mut annulled = Vec::new();
+            for g in tx.games_of_player(who.id)? {
+                if g.tournament != t.id {
+                    continue;
+                }
+                let side = if g.white == who.id {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let state = state_of(&g)?;
+                if state.is_finished() {
+                    if *finished == FinishedGames::Annul {
+                        annulled.push(g.number);
+                    }
+                    continue;
+                }
+                numbers.push(g.number);
+                match unfinished {
+                    UnfinishedGames::Lost => {
+                        let ruling = arbiter::set_result(
+                            &state,
+                            Score::win(side.other()),
+                            "выбыл из турнира, п. 10.5.3",
+                            day,
+                        );
+                        rule(office, tx, &t, &g, &ruling, day, now)?;
+                    }
+                    UnfinishedGames::Adjudicated => {
+                        let mut st = state.clone();
+                        st.status = Status::Adjudication;
+                        if let Some(step) = adj::freeze(&st, day) {
+                            save_adjudication(tx, &g, &step.adjudication, now)?;
+                            send_adjudication(office, tx, &t, &g, &st, &step.notices, now)?;
+                        }
+                        office.save(tx, &g, &st, day, &settings, now)?;
+                    }
+                }
+            }
+            let how = match (lang, unfinished) {
+                (Lang::Ru, UnfinishedGames::Lost) => "поражение",
+                (Lang::Ru, UnfinishedGames::Adjudicated) => "на присуждение",
+                (Lang::En, UnfinishedGames::Lost) => "lost",
+                (Lang::En, UnfinishedGames::Adjudicated) => "to adjudication",
+            };
+            let kept = match (lang, finished) {
+                (Lang::Ru, FinishedGames::Count) => "сыгранные засчитаны".to_string(),
+                (Lang::Ru, FinishedGames::Annul) => format!(
+                    "результаты сыгранных партий {} аннулированы (решение записано)",
+                    join_numbers(&annulled)
+                ),
+                (Lang::En, FinishedGames::Count) => "finished games count".to_string(),
+                (Lang::En, FinishedGames::Annul) => format!(
+                    "the results of finished games {} are annulled (decision recorded)",
+                    join_numbers(&annulled)
+                ),
+            };
+            let line = w(
+                lang,
+                format!(
+                    "{} выбыл (п. 10.5.3): {kept}; незаконченные {} — {how}",
+                    who.name,
+                    join_numbers(&numbers)
+                ),
+                format!(
+                    "{} withdrawn (10.5.3): {kept}; unfinished {} — {how}",
+                    who.name,
+                    join_numbers(&numbers)
+                ),
+            );
+            let secretary = office.config.secretary.clone();
+            note(office, tx, "", &secretary, &line, None, now)?;
+            note(office, tx, &who.name, &who.email, &line, None, now)?;
+            Ok(Ok((line, None)))
+        }
+        _ => refuse("это команда о партии", "this command is about a game"),
+    }
+}
+
+fn join_numbers(n: &[u32]) -> String {
+    if n.is_empty() {
+        return "—".into();
+    }
+    n.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// A short letter (the `note` template) to one address.
+fn note(
+    office: &Office,
+    tx: &Tx<'_>,
+    name: &str,
+    email: &str,
+    text: &str,
+    game: Option<GameId>,
+    now: DateTime<Utc>,
+) -> Result<(), OfficeError> {
+    let c = Refused {
+        to_name: name.to_string(),
+        reason: text.to_string(),
+        federation: office.config.federation.clone(),
+    };
+    office.queue(
+        tx,
+        "note",
+        &c,
+        None,
+        &[(name.to_string(), email.to_string())],
+        game,
+        None,
+        vec![],
+        now,
+    )
+}
+
+/// The adjudication record as the decisions table keeps it.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    adjudication: Adjudication,
+}
+
+const ADJUDICATION: &str = "adjudication record";
+
+fn load_adjudication(tx: &Tx<'_>, g: &Game) -> Result<Option<Adjudication>, OfficeError> {
+    Ok(tx
+        .decisions_of(g.id)?
+        .into_iter()
+        .rev()
+        .filter(|d| d.text == ADJUDICATION)
+        .find_map(|d| serde_json::from_str::<Stored>(&d.action).ok())
+        .map(|s| s.adjudication))
+}
+
+fn save_adjudication(
+    tx: &Tx<'_>,
+    g: &Game,
+    a: &Adjudication,
+    now: DateTime<Utc>,
+) -> Result<(), OfficeError> {
+    let action = serde_json::to_string(&Stored {
+        adjudication: a.clone(),
+    })
+    .map_err(|source| OfficeError::State {
+        game: g.id.0,
+        source,
+    })?;
+    tx.record_decision(
+        &NewDecision {
+            game: Some(g.id),
+            author: "zaochka",
+            text: ADJUDICATION,
+            action: &action,
+            letter: None,
+        },
+        now,
+    )?;
+    Ok(())
+}
+
+/// The game's adjudication, begun (without letters: the sweep's end-of-play notice asked
+/// for the analyses) when there is none yet.
+fn adjudication_of(
+    tx: &Tx<'_>,
+    g: &Game,
+    state: &GameState,
+) -> Result<Option<Adjudication>, OfficeError> {
+    if let Some(a) = load_adjudication(tx, g)? {
+        return Ok(Some(a));
+    }
+    Ok(adj::freeze(state, state.end).map(|s| s.adjudication))
+}
+
+fn evaluation_word(lang: Lang, s: Option<Score>) -> String {
+    match (lang, s) {
+        (_, None) => String::new(),
+        (Lang::Ru, Some(Score::WhiteWins)) => "выигрыш белых".into(),
+        (Lang::Ru, Some(Score::BlackWins)) => "выигрыш чёрных".into(),
+        (Lang::Ru, Some(Score::Draw)) => "ничья".into(),
+        (Lang::Ru, Some(Score::BothLose)) => "поражение обоим".into(),
+        (Lang::En, Some(Score::WhiteWins)) => "White wins".into(),
+        (Lang::En, Some(Score::BlackWins)) => "Black wins".into(),
+        (Lang::En, Some(Score::Draw)) => "draw".into(),
+        (Lang::En, Some(Score::BothLose)) => "both lose".into(),
+    }
+}
+
+fn header(office: &Office, t: &Tournament, g: &Game, state: &GameState, to: &str) -> GameHeader {
+    GameHeader {
+        to_name: to.to_string(),
+        cipher: t.cipher.clone(),
+        tournament: t.name.clone(),
+        game_no: g.number,
+        white: state.players.white.name.clone(),
+        black: state.players.black.name.clone(),
+        federation: office.config.federation.clone(),
+    }
+}
+
+fn package_ctx(
+    office: &Office,
+    t: &Tournament,
+    g: &Game,
+    state: &GameState,
+    p: &adj::Package,
+    due: NaiveDate,
+) -> ctx::AdjudicationPackage {
+    let lang = office.lang();
+    let line = |side: Side| {
+        let a = p.analyses[side].as_ref();
+        ctx::AnalysisLine {
+            name: state.players[side].name.clone(),
+            evaluation: evaluation_word(lang, a.and_then(|a| a.evaluation)),
+            text: a.map(|a| a.text.clone()).unwrap_or_default(),
+            received: a.map(|a| fmt_date(a.received)).unwrap_or_default(),
+            is_late: a.is_some_and(|a| a.is_late),
+        }
+    };
+    ctx::AdjudicationPackage {
+        game: header(office, t, g, state, ""),
+        fen: p.fen.clone(),
+        to_move: side_word(lang, p.side_to_move).to_string(),
+        record: record_text(state, &p.record),
+        white: line(Side::White),
+        black: line(Side::Black),
+        agreed: p
+            .agreed
+            .map(|s| format!("{} ({})", score_text(&s), evaluation_word(lang, Some(s))))
+            .unwrap_or_default(),
+        due: fmt_date(due),
+    }
+}
+
+/// Words and queues the adjudication's notices.
+fn send_adjudication(
+    office: &Office,
+    tx: &Tx<'_>,
+    t: &Tournament,
+    g: &Game,
+    state: &GameState,
+    notices: &[adj::Notice],
+    now: DateTime<Utc>,
+) -> Result<(), OfficeError> {
+    let lang = office.lang();
+    let board = board_of(state);
+    let a = load_adjudication(tx, g)?;
+    let due = a.as_ref().map_or(state.end, |a| a.due);
+    for n in notices {
+        let (name, email) = match n.to {
+            adj::To::Player(s) => (
+                state.players[s].name.clone(),
+                state.players[s].email.clone(),
+            ),
+            adj::To::Arbiter | adj::To::Organiser => (String::new(), office.config.arbiter.clone()),
+            adj::To::Secretary => (String::new(), office.config.secretary.clone()),
+        };
+        let to = [(name.clone(), email.clone())];
+        match &n.kind {
+            adj::NoticeKind::Request { due } => {
+                let text = w(
+                    lang,
+                    format!(
+                        "партия {} передана на присуждение (п. 10.5.2). Пришлите, пожалуйста, до {} оценку позиции и анализ («Анализ: … Оценка: …»).",
+                        g.number,
+                        fmt_date(*due)
+                    ),
+                    format!(
+                        "game {} goes to adjudication (10.5.2). Please send your evaluation and analysis by {} (\"Analysis: … Evaluation: …\").",
+                        g.number,
+                        fmt_date(*due)
+                    ),
+                );
+                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+            }
+            adj::NoticeKind::AnalysisReceived { is_late } => {
+                let text = match (lang, is_late) {
+                    (Lang::Ru, false) => format!(
+                        "анализ партии {} получен и будет передан главному судье (п. 10.5.2).",
+                        g.number
+                    ),
+                    (Lang::Ru, true) => format!(
+                        "анализ партии {} получен после срока; он передан главному судье, но права на протест присуждения у вас нет (п. 10.5.6).",
+                        g.number
+                    ),
+                    (Lang::En, false) => format!(
+                        "your analysis of game {} is received and goes to the chief arbiter (10.5.2).",
+                        g.number
+                    ),
+                    (Lang::En, true) => format!(
+                        "your analysis of game {} came after the deadline; it goes to the chief arbiter, but you have no right to protest the adjudication (10.5.6).",
+                        g.number
+                    ),
+                };
+                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+            }
+            adj::NoticeKind::Package(p) => {
+                let c = package_ctx(office, t, g, state, p, due);
+                office.queue(
+                    tx,
+                    "adjudication_package",
+                    &c,
+                    Some(&board),
+                    &to,
+                    Some(g.id),
+                    None,
+                    vec![],
+                    now,
+                )?;
+            }
+            adj::NoticeKind::LateAnalysis { by, analysis } => {
+                let text = w(
+                    lang,
+                    format!(
+                        "партия {}: поздний анализ ({}, {}), оценка — {}:\n{}",
+                        g.number,
+                        state.players[*by].name,
+                        fmt_date(analysis.received),
+                        evaluation_word(lang, analysis.evaluation),
+                        analysis.text
+                    ),
+                    format!(
+                        "game {}: a late analysis ({}, {}), evaluation {}:\n{}",
+                        g.number,
+                        state.players[*by].name,
+                        fmt_date(analysis.received),
+                        evaluation_word(lang, analysis.evaluation),
+                        analysis.text
+                    ),
+                );
+                note(office, tx, "", &email, &text, Some(g.id), now)?;
+            }
+            adj::NoticeKind::Decision {
+                ruling,
+                may_protest,
+            } => {
+                let c = ctx::AdjudicationDecision {
+                    game: header(office, t, g, state, &name),
+                    result: score_text(&ruling.score),
+                    note: ruling.note.clone(),
+                    protest_until: fmt_date(ruling.protest_until),
+                    may_protest: *may_protest,
+                    is_player: matches!(n.to, adj::To::Player(_)),
+                };
+                office.queue(
+                    tx,
+                    "adjudication_decision",
+                    &c,
+                    None,
+                    &to,
+                    Some(g.id),
+                    None,
+                    vec![],
+                    now,
+                )?;
+            }
+            adj::NoticeKind::ProtestForwarded {
+                protest,
+                package,
+                ruling,
+            } => {
+                let c = ctx::ProtestPapers {
+                    game: header(office, t, g, state, ""),
+                    player: state.players[protest.by].name.clone(),
+                    against: w(lang, "присуждение".into(), "adjudication".into()),
+                    text: protest.text.clone(),
+                    received: fmt_date(protest.on),
+                    until: fmt_date(ruling.protest_until),
+                    record: record_text(state, &package.record),
+                    fen: package.fen.clone(),
+                    timechart: String::new(),
+                };
+                office.queue(
+                    tx,
+                    "protest_papers",
+                    &c,
+                    Some(&board),
+                    &to,
+                    Some(g.id),
+                    None,
+                    vec![],
+                    now,
+                )?;
+            }
+            adj::NoticeKind::ProtestAccepted => {
+                let text = w(
+                    lang,
+                    format!(
+                        "ваш протест по присуждению партии {} принят и передан для рассмотрения организации, проводящей соревнование (п. 10.5.7).",
+                        g.number
+                    ),
+                    format!(
+                        "your protest against the adjudication of game {} is accepted and passed on to the organiser (10.5.7).",
+                        g.number
+                    ),
+                );
+                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+            }
+            adj::NoticeKind::ProtestRefused { why } => {
+                let text = match (lang, why) {
+                    (Lang::Ru, adj::ProtestRefusal::NotDecided) => format!(
+                        "по партии {} решения о присуждении ещё нет; протестовать пока нечего.",
+                        g.number
+                    ),
+                    (Lang::Ru, adj::ProtestRefusal::Late) => format!(
+                        "протест по партии {} прислан позже 10 дней после решения и не принят (п. 10.5.6).",
+                        g.number
+                    ),
+                    (Lang::Ru, adj::ProtestRefusal::NoAnalysisInTime) => format!(
+                        "ваш анализ партии {} не поступил в срок, поэтому протест не принят (п. 10.5.6).",
+                        g.number
+                    ),
+                    (Lang::En, adj::ProtestRefusal::NotDecided) => format!(
+                        "game {} is not adjudicated yet; there is nothing to protest.",
+                        g.number
+                    ),
+                    (Lang::En, adj::ProtestRefusal::Late) => format!(
+                        "the protest in game {} came more than 10 days after the decision and is not accepted (10.5.6).",
+                        g.number
+                    ),
+                    (Lang::En, adj::ProtestRefusal::NoAnalysisInTime) => format!(
+                        "your analysis of game {} did not come in time, so the protest is not accepted (10.5.6).",
+                        g.number
+                    ),
+                };
+                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decide_adjudication(
+    office: &Office,
+    tx: &Tx<'_>,
+    t: &Tournament,
+    g: &Game,
+    state: &GameState,
+    score: Score,
+    note_text: &str,
+    day: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<(), OfficeError> {
+    let Some(a) = adjudication_of(tx, g, state)? else {
+        return Ok(());
+    };
+    let step = adj::decide(&a, score, note_text, day);
+    save_adjudication(tx, g, &step.adjudication, now)?;
+    let note = if note_text.is_empty() {
+        "присуждение, п. 10.5.5".to_string()
+    } else {
+        format!("присуждение, п. 10.5.5: {note_text}")
+    };
+    let ruling = arbiter::set_result(state, score, &note, day);
+    rule(office, tx, t, g, &ruling, day, now)?;
+    send_adjudication(office, tx, t, g, &ruling.state, &step.notices, now)
+}
+
+fn evaluation_score(e: Evaluation) -> Score {
+    match e {
+        Evaluation::Draw => Score::Draw,
+        Evaluation::White => Score::WhiteWins,
+        Evaluation::Black => Score::BlackWins,
+    }
+}
+
+/// A player's papers for the arbiter, before the judge sees the letter: an analysis for
+/// adjudication (10.5.2), a protest against an overstep (10.3.8), a confirmed overstep or
+/// another arbiter's result (10.1.12), or an adjudication (10.5.6). Returns the outcome when
+/// the letter was such papers, `None` when the judge should read it.
+///
+/// # Errors
+/// [`OfficeError`] from the store or the renderer.
+#[allow(clippy::too_many_arguments)]
+pub fn player_papers(
+    office: &Office,
+    tx: &Tx<'_>,
+    mail: &ParsedMail,
+    read: &letter::Letter,
+    g: &Game,
+    side: Side,
+    received: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<Option<Outcome>, OfficeError> {
+    let t = tx.tournament(g.tournament)?;
+    let day = received.with_timezone(&tz_of(&t)).date_naive();
+    let state = state_of(g)?;
+    let lang = office.lang();
+    let adjudicated = load_adjudication(tx, g)?;
+    let in_adjudication = state.status == Status::Adjudication || adjudicated.is_some();
+    if in_adjudication
+        && (read.analysis.is_some() || read.evaluation.is_some())
+        && read.protest.is_none()
+    {
+        let Some(a) = adjudication_of(tx, g, &state)? else {
+            return Ok(None);
+        };
+        let text = read
+            .analysis
+            .clone()
+            .unwrap_or_else(|| letter::own_text(&mail.text));
+        let step = adj::receive_analysis(
+            &a,
+            &state,
+            side,
+            &text,
+            read.evaluation.map(evaluation_score),
+            day,
+        );
+        save_adjudication(tx, g, &step.adjudication, now)?;
+        send_adjudication(office, tx, &t, g, &state, &step.notices, now)?;
+        return Ok(Some(Outcome::Judged { game: g.id }));
+    }
+    let Some(text) = &read.protest else {
+        return Ok(None);
+    };
+    if let Some(a) = adjudicated.filter(|a| a.ruling.is_some()) {
+        let step = adj::protest(&a, &state, side, text, day);
+        save_adjudication(tx, g, &step.adjudication, now)?;
+        send_adjudication(office, tx, &t, g, &state, &step.notices, now)?;
+        return Ok(Some(Outcome::Judged { game: g.id }));
+    }
+    // An overstep before the arbiter (10.3.8) or the arbiter's result (10.1.12).
+    let (against, since) = match (&state.status, &state.result) {
+        (Status::Suspended { since, .. }, _) => {
+            (w(lang, "просрочку".into(), "overstep".into()), *since)
+        }
+        (_, Some(r))
+            if matches!(
+                r.how,
+                game::Ending::Overstep { .. } | game::Ending::Arbiter { .. }
+            ) =>
+        {
+            (
+                w(
+                    lang,
+                    "решение главного судьи".into(),
+                    "arbiter's decision".into(),
+                ),
+                r.on,
+            )
+        }
+        _ => return Ok(None),
+    };
+    let me = &state.players[side];
+    let until = since + chrono::Days::new(adj::PROTEST_DAYS);
+    if !adj::is_protest_in_time(since, day) {
+        let text = w(
+            lang,
+            format!(
+                "протест по партии {} получен {}, а срок протеста истёк {} (10 дней, пп. 10.1.12, 10.3.8); протест не принят.",
+                g.number,
+                fmt_date(day),
+                fmt_date(until)
+            ),
+            format!(
+                "your protest in game {} came on {}, after the 10-day window closed on {} (10.1.12, 10.3.8); it is not accepted.",
+                g.number,
+                fmt_date(day),
+                fmt_date(until)
+            ),
+        );
+        note(office, tx, &me.name, &me.email, &text, Some(g.id), now)?;
+        return Ok(Some(Outcome::Judged { game: g.id }));
+    }
+    let settings = office.settings(&t);
+    let chart = state.time_chart(&settings, day);
+    let labels = match lang {
+        Lang::Ru => crate::clock::ChartLabels::ru(),
+        Lang::En => crate::clock::ChartLabels::en(),
+    };
+    let c = ctx::ProtestPapers {
+        game: header(office, &t, g, &state, ""),
+        player: me.name.clone(),
+        against,
+        text: text.clone(),
+        received: fmt_date(day),
+        until: fmt_date(until),
+        record: record_text(&state, &state.record()),
+        fen: state.fen(),
+        timechart: chart.to_text(&labels),
+    };
+    let player_id = match side {
+        Side::White => g.white,
+        Side::Black => g.black,
+    };
+    let attachments = tx
+        .letters_of(g.id, player_id)?
+        .into_iter()
+        .map(|l| {
+            (
+                format!("letter-{}.eml", l.id.0),
+                "message/rfc822".to_string(),
+                l.raw,
+            )
+        })
+        .collect();
+    let arbiter_addr = office.config.arbiter.clone();
+    office.queue(
+        tx,
+        "protest_papers",
+        &c,
+        Some(&board_of(&state)),
+        &[(String::new(), arbiter_addr)],
+        Some(g.id),
+        None,
+        attachments,
+        now,
+    )?;
+    let ack = w(
+        lang,
+        format!(
+            "ваш протест по партии {} получен в срок и передан главному судье вместе с материалами партии (п. 10.3.8).",
+            g.number
+        ),
+        format!(
+            "your protest in game {} came in time and went to the chief arbiter with the game's papers (10.3.8).",
+            g.number
+        ),
+    );
+    note(office, tx, &me.name, &me.email, &ack, Some(g.id), now)?;
+    Ok(Some(Outcome::Judged { game: g.id }))
+}
+
+/// Sends the arbiter the package of every game whose analyses are due (10.5.5: with
+/// whatever came). Safe to repeat: a package goes once. Returns how many went.
+///
+/// # Errors
+/// [`OfficeError`] from the store or the renderer.
+pub fn sweep_adjudications(
+    office: &Office,
+    tx: &Tx<'_>,
+    now: DateTime<Utc>,
+) -> Result<usize, OfficeError> {
+    let mut sent = 0;
+    for g in tx.games_with_status(GameStatus::Adjudication)? {
+        let t = tx.tournament(g.tournament)?;
+        let day = office.today(now, Some(&t));
+        let state = state_of(&g)?;
+        let Some(a) = adjudication_of(tx, &g, &state)? else {
+            continue;
+        };
+        let step = adj::sweep(&a, &state, day);
+        if step.notices.is_empty() {
+            continue;
+        }
+        save_adjudication(tx, &g, &step.adjudication, now)?;
+        send_adjudication(office, tx, &t, &g, &state, &step.notices, now)?;
+        sent += 1;
+    }
+    Ok(sent)
 }

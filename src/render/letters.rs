@@ -26,6 +26,12 @@ pub const TEMPLATE_NAMES: &[&str] = &[
     "unknown_sender",
     "refused",
     "note",
+    "command_answer",
+    "adjudication_package",
+    "adjudication_decision",
+    "protest_papers",
+    "weekly_digest",
+    "final_report",
 ];
 
 /// Facts every letter about one game shares.

@@ -1,6 +1,7 @@
 //! Outgoing letters: the wording from the templates under `templates/` (Russian and
 //! English), board diagrams (text and PNG), and the complete MIME message.
 
+pub mod arbiter;
 pub mod board;
 pub mod letters;
 pub mod mime;

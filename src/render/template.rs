@@ -77,6 +77,12 @@ const BUILTIN: &[(&str, &str, &str)] = builtin!(
     "unknown_sender",
     "refused",
     "note",
+    "command_answer",
+    "adjudication_package",
+    "adjudication_decision",
+    "protest_papers",
+    "weekly_digest",
+    "final_report",
 );
 
 /// The names of the built-in templates.
