@@ -278,6 +278,8 @@ pub struct Orders {
 }
 
 const LEAD: &str = r"^\s*(?:[-*•–—]|\d{1,2}[.)])?\s*";
+/// The who-part ends at a colon, or where the clause begins (`белым п. 10.3.3`, `white 10.3.3`).
+const REST: &str = r"\s*(?::\s*(?P<rest>.*)|\s+(?P<rest2>(?:п\.|пункт\w*|clause|§)?\s*\d.*))?$";
 const DAYS: &str = r"(?:дн(?:я|ей|и)?|день|days?|д\.?)";
 
 fn re(body: &str) -> Regex {
@@ -310,7 +312,7 @@ static RESULT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PENALTY: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?P<cancel>отменить\s+|отмена\s+|cancel\s+(?:the\s+)?)?(?:штраф\w*|penalty)(?:\s+(?P<days>\d+)\s*{DAYS}?)?\s+(?:to\s+)?(?P<who>[^:]+?)\s*(?::\s*(?P<rest>.*))?$"
+        r"(?P<cancel>отменить\s+|отмена\s+|cancel\s+(?:the\s+)?)?(?:штраф\w*|penalty)(?:\s+(?P<days>\d+)\s*{DAYS}?)?\s+(?:to\s+)?(?P<who>[^:\d]+?){REST}"
     ))
 });
 static BREAK: LazyLock<Regex> = LazyLock::new(|| {
@@ -324,14 +326,14 @@ static DAYS_RE: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 static WARNING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?P<kind>предупреждение|замечание|warning|remark)\s+(?:to\s+)?(?P<who>[^:]+?)\s*(?::\s*(?P<rest>.*))?$",
-    )
+    re(&format!(
+        r"(?P<kind>предупреждение|замечание|warning|remark)\s+(?:to\s+)?(?P<who>[^:\d]+?){REST}"
+    ))
 });
 static LOSS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:засчитать\s+)?(?:поражение|loss|forfeit)\s+(?:to\s+)?(?P<who>[^:]+?)\s*(?::\s*(?P<rest>.*))?$",
-    )
+    re(&format!(
+        r"(?:засчитать\s+)?(?:поражение|loss|forfeit)\s+(?:to\s+)?(?P<who>[^:\d]+?){REST}"
+    ))
 });
 static WITHDRAW: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:выбыл[аи]?|withdrawn?|withdraws)\s*:?\s+(?P<who>[^:]+?)\s*:\s*(?P<rest>.+)$")
@@ -453,7 +455,7 @@ fn read_line(line: &str, today: NaiveDate) -> Result<Command, CommandError> {
             Some(d) => Some(d.as_str().parse().map_err(|_| unreadable())?),
             None => None,
         };
-        let rest = c.name("rest").map_or("", |m| m.as_str());
+        let rest = rest_of(&c);
         let clause = read_clause(rest);
         if c.name("cancel").is_some() {
             return Ok(Command::CancelPenalty {
@@ -532,10 +534,17 @@ fn read_line(line: &str, today: NaiveDate) -> Result<Command, CommandError> {
     Err(unreadable())
 }
 
+/// What follows the person: the clause and the reason.
+fn rest_of<'t>(c: &Captures<'t>) -> &'t str {
+    c.name("rest")
+        .or_else(|| c.name("rest2"))
+        .map_or("", |m| m.as_str())
+}
+
 /// The person, the clause (required, 10.1.10) and the reason of a sanction.
 fn sanction(c: &Captures<'_>, line: &str) -> Result<(Who, String, String), CommandError> {
     let who = read_who(&c["who"]).ok_or_else(|| CommandError::Unreadable(line.to_string()))?;
-    let rest = c.name("rest").map_or("", |m| m.as_str());
+    let rest = rest_of(c);
     let (clause, reason) =
         read_clause(rest).ok_or_else(|| CommandError::ClauseMissing(line.to_string()))?;
     Ok((who, clause, reason))

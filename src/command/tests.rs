@@ -379,3 +379,19 @@ fn cancelling_finds_the_latest_matching_penalty() {
     let g = crate::game::arbiter::cancel_penalty(&g, 1).state;
     assert_eq!(find_penalty(&g, Side::White, None, None), Some(0));
 }
+
+#[test]
+fn the_clause_may_follow_the_side_without_a_colon() {
+    assert_eq!(
+        one("Cancel penalty white 10.3.3"),
+        Command::CancelPenalty {
+            who: Who::Side(Side::White),
+            days: None,
+            clause: Some("10.3.3".into())
+        }
+    );
+    assert!(matches!(
+        one("Предупреждение белым п. 10.2.6"),
+        Command::Warning { ref clause, .. } if clause == "10.2.6"
+    ));
+}

@@ -1,0 +1,481 @@
+//! The arbiter's and secretary's side (issue 6): command letters, protests and
+//! adjudication, through the real post office on an in-memory store; and the command
+//! grammar's golden corpus under tests/data/commands.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, NaiveDate, TimeZone, Utc};
+use zaochka::command::{self, CommandContext};
+use zaochka::config::Config;
+use zaochka::game::{GameState, Score, Side, Status};
+use zaochka::mail::{IncomingMail, MailId};
+use zaochka::office::Office;
+use zaochka::store::{GameStatus, LetterOut, NewTournament, Outcome, Store};
+
+const CIPHER: &str = "ЗШ-2026-7";
+
+fn at(y: i32, m: u32, d: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(y, m, d, 9, 0, 0).unwrap()
+}
+
+struct World {
+    store: Store,
+    office: Office,
+    seq: u64,
+    seen: usize,
+}
+
+impl World {
+    /// Two players, one game: Иванов white, Петров black; play 10.01–30.06.2026.
+    fn new() -> World {
+        let mut store = Store::open_in_memory().unwrap();
+        let office = Office::new(Config::default());
+        let now = at(2026, 1, 5);
+        store
+            .with_transaction(|tx| {
+                let t = tx.add_tournament(
+                    &NewTournament {
+                        cipher: CIPHER,
+                        variant: "russian",
+                        name: "Кубок",
+                        start: NaiveDate::from_ymd_opt(2026, 1, 10).unwrap(),
+                        end: NaiveDate::from_ymd_opt(2026, 6, 30).unwrap(),
+                        tz: "Europe/Moscow",
+                        settings: "{}",
+                    },
+                    now,
+                )?;
+                tx.add_player(t, "Иванов Иван", "ivanov@example.org")?;
+                tx.add_player(t, "Петров Пётр", "petrov@example.org")?;
+                Ok::<_, zaochka::store::StoreError>(())
+            })
+            .unwrap();
+        office.start_tournament(&mut store, CIPHER, now).unwrap();
+        let mut w = World {
+            store,
+            office,
+            seq: 0,
+            seen: 0,
+        };
+        w.sent();
+        w
+    }
+
+    fn send(&mut self, from: &str, body: &str, when: DateTime<Utc>) -> Outcome {
+        self.seq += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: zaochka@localhost\r\nSubject: letter {}\r\nMessage-ID: <m{}@example.org>\r\nDate: Mon, 05 Jan 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}\r\n",
+            self.seq, self.seq
+        );
+        let mail = IncomingMail {
+            id: MailId::Memory(self.seq),
+            raw: raw.into_bytes(),
+            received: when,
+        };
+        match self.office.handle(&mut self.store, &mail, when).unwrap() {
+            zaochka::office::Handled::New { outcome, .. } => outcome,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The letters queued since the last call: (template, recipients, text).
+    fn sent(&mut self) -> Vec<(String, Vec<String>, String)> {
+        let all: Vec<LetterOut> = self
+            .store
+            .read(|tx| tx.due_outgoing(at(2100, 1, 1), 10_000))
+            .unwrap();
+        let new: Vec<_> = all[self.seen..]
+            .iter()
+            .map(|l| {
+                let parsed = zaochka::mail::mime::parse(&l.raw).unwrap();
+                (l.kind.clone(), l.recipients.clone(), parsed.text)
+            })
+            .collect();
+        self.seen = all.len();
+        new
+    }
+
+    fn state(&self) -> GameState {
+        self.store
+            .read(|tx| {
+                let t = tx.find_tournament(CIPHER)?.unwrap();
+                let g = tx.find_game(t.id, 1)?.unwrap();
+                Ok::<_, zaochka::store::StoreError>(g.state_as::<GameState>().unwrap())
+            })
+            .unwrap()
+    }
+
+    fn status(&self) -> GameStatus {
+        self.store
+            .read(|tx| {
+                let t = tx.find_tournament(CIPHER)?.unwrap();
+                Ok::<_, zaochka::store::StoreError>(tx.find_game(t.id, 1)?.unwrap().status)
+            })
+            .unwrap()
+    }
+}
+
+const ARBITER: &str = "arbiter@localhost";
+const SECRETARY: &str = "secretary@localhost";
+const WHITE: &str = "ivanov@example.org";
+const BLACK: &str = "petrov@example.org";
+
+fn kinds(sent: &[(String, Vec<String>, String)]) -> Vec<(String, String)> {
+    sent.iter()
+        .map(|(k, to, _)| (k.clone(), to.join(",")))
+        .collect()
+}
+
+fn answer_of(sent: &[(String, Vec<String>, String)]) -> String {
+    sent.iter()
+        .find(|(k, _, _)| k == "command_answer")
+        .map(|(_, _, t)| t.clone())
+        .expect("the commander is answered")
+}
+
+#[test]
+fn a_penalty_by_mail_is_charged_answered_and_told_to_both_players_10_3_3() {
+    let mut w = World::new();
+    let out = w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nШтраф 6 дней белым: п. 10.3.3\n"),
+        at(2026, 1, 20),
+    );
+    assert!(matches!(out, Outcome::Judged { .. }), "{out:?}");
+    let st = w.state();
+    assert_eq!(st.penalties.len(), 1);
+    assert_eq!(
+        (st.penalties[0].side, st.penalties[0].days),
+        (Side::White, 6)
+    );
+    assert_eq!(st.penalties[0].clause, "10.3.3");
+    let sent = w.sent();
+    let answer = answer_of(&sent);
+    assert!(answer.contains("Выполнено"), "{answer}");
+    assert!(answer.contains("штраф 6 дн. (п. 10.3.3)"), "{answer}");
+    let to: Vec<_> = kinds(&sent).into_iter().map(|(_, to)| to).collect();
+    for who in [WHITE, BLACK, SECRETARY, ARBITER] {
+        assert!(to.iter().any(|t| t == who), "{who} in {to:?}");
+    }
+}
+
+#[test]
+fn a_command_from_a_stranger_or_a_player_is_never_executed() {
+    let mut w = World::new();
+    let body = format!("Шифр: {CIPHER}, партия 1\nШтраф 6 дней белым: п. 10.3.3\nРезультат: 0-1\n");
+    let out = w.send("mallory@example.net", &body, at(2026, 1, 20));
+    assert!(matches!(out, Outcome::SetAside { .. }), "{out:?}");
+    w.send(BLACK, &body, at(2026, 1, 20));
+    let st = w.state();
+    assert!(st.penalties.is_empty());
+    assert!(st.result.is_none());
+    assert!(w.sent().iter().all(|(k, _, _)| k != "command_answer"));
+}
+
+#[test]
+fn the_secretary_may_warn_but_not_decide_10_1_9() {
+    let mut w = World::new();
+    w.send(
+        SECRETARY,
+        &format!("Шифр: {CIPHER}, партия 1\nПредупреждение чёрным: п. 10.1.11\nПоражение чёрным: п. 10.1.11\n"),
+        at(2026, 1, 20),
+    );
+    assert!(w.state().result.is_none());
+    let sent = w.sent();
+    let answer = answer_of(&sent);
+    assert!(answer.contains("предупреждение (п. 10.1.11)"), "{answer}");
+    assert!(answer.contains("решение главного судьи"), "{answer}");
+    assert!(
+        sent.iter()
+            .any(|(k, to, t)| k == "note" && to == &[BLACK] && t.contains("10.1.11")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn a_special_break_is_recorded_in_the_players_games_10_4_5() {
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nОсобый перерыв Петрову с 01.03 по 20.03\n"),
+        at(2026, 2, 20),
+    );
+    let st = w.state();
+    assert_eq!(st.breaks.black.len(), 1);
+    assert_eq!(
+        st.breaks.black[0].range.from,
+        NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()
+    );
+    assert!(answer_of(&w.sent()).contains("особый перерыв с 01.03.2026 по 20.03.2026"));
+}
+
+#[test]
+fn an_unreadable_or_clauseless_command_is_answered_and_does_nothing_10_1_10() {
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nШтраф 6 дней белым\nРезультат: скоро\n"),
+        at(2026, 1, 20),
+    );
+    assert!(w.state().penalties.is_empty());
+    let answer = answer_of(&w.sent());
+    assert!(answer.contains("Не выполнено"), "{answer}");
+    assert!(answer.contains("п. 10.1.10"), "{answer}");
+}
+
+/// White never moves: 50 days after the start (10.01) the limit is passed (10.3.5).
+fn overstepped() -> World {
+    let mut w = World::new();
+    w.office.sweep(&mut w.store, at(2026, 3, 5)).unwrap();
+    assert!(
+        matches!(
+            w.state().status,
+            Status::Suspended {
+                side: Side::White,
+                ..
+            }
+        ),
+        "{:?}",
+        w.state().status
+    );
+    w.sent();
+    w
+}
+
+#[test]
+fn an_overstep_confirmed_by_mail_is_a_loss_10_3_7() {
+    let mut w = overstepped();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nПросрочка подтверждена\n"),
+        at(2026, 3, 6),
+    );
+    let st = w.state();
+    assert_eq!(st.result.as_ref().map(|r| r.score), Some(Score::BlackWins));
+    assert_eq!(w.status(), GameStatus::Finished);
+    let sent = w.sent();
+    assert!(answer_of(&sent).contains("просрочка подтверждена"));
+    assert!(
+        sent.iter()
+            .any(|(k, to, _)| k == "result" && to == &[WHITE])
+    );
+}
+
+#[test]
+fn an_overstep_rejected_by_mail_resumes_play_10_3_7() {
+    let mut w = overstepped();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nПросрочки нет, вернуть 5 дней\n"),
+        at(2026, 3, 6),
+    );
+    let st = w.state();
+    assert_eq!(st.status, Status::Playing);
+    assert!(st.result.is_none());
+    assert_eq!(st.penalties.last().map(|p| p.days), Some(-5));
+    assert!(answer_of(&w.sent()).contains("игра продолжается"));
+}
+
+#[test]
+fn an_overstep_protest_in_time_goes_to_the_arbiter_with_the_papers_10_3_8() {
+    let mut w = overstepped();
+    w.send(
+        WHITE,
+        &format!(
+            "Шифр: {CIPHER}, партия 1\nПротест: мой ход был отправлен 20.01, письмо потерялось\n"
+        ),
+        at(2026, 3, 10),
+    );
+    let sent = w.sent();
+    let papers = sent
+        .iter()
+        .find(|(k, _, _)| k == "protest_papers")
+        .expect("papers for the arbiter");
+    assert_eq!(papers.1, [ARBITER]);
+    assert!(papers.2.contains("письмо потерялось"), "{}", papers.2);
+    assert!(papers.2.contains("таблица 2"), "{}", papers.2);
+    assert!(
+        sent.iter()
+            .any(|(k, to, t)| k == "note" && to == &[WHITE] && t.contains("в срок"))
+    );
+}
+
+#[test]
+fn a_late_overstep_protest_is_answered_as_late_10_3_8() {
+    let mut w = overstepped();
+    w.send(
+        WHITE,
+        &format!("Шифр: {CIPHER}, партия 1\nПротест: не согласен\n"),
+        at(2026, 4, 1),
+    );
+    let sent = w.sent();
+    assert!(
+        sent.iter().all(|(k, _, _)| k != "protest_papers"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|(k, to, t)| k == "note" && to == &[WHITE] && t.contains("срок протеста истёк")),
+        "{sent:?}"
+    );
+}
+
+/// Both players play a move each, then the end of play freezes the game.
+fn frozen() -> World {
+    let mut w = World::new();
+    w.send(
+        WHITE,
+        &format!("Шифр: {CIPHER}, партия 1\nМой ход: 1. c3-d4\n"),
+        at(2026, 1, 10),
+    );
+    w.send(
+        BLACK,
+        &format!("Шифр: {CIPHER}, партия 1\nВаш ход: 1. c3-d4\nМой ход: 1... f6-g5\nДаты: 10.01.2026 / 10.01.2026 / 12.01.2026\nВремя: 0/2\n"),
+        at(2026, 1, 12),
+    );
+    assert_eq!(w.state().moves.len(), 2, "{:?}", w.sent());
+    // White stops answering for a while but never oversteps: a break stretches the clock.
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nОсобый перерыв Иванову с 13.01 по 30.06\n"),
+        at(2026, 1, 13),
+    );
+    w.office.sweep(&mut w.store, at(2026, 7, 1)).unwrap();
+    assert_eq!(w.state().status, Status::Adjudication);
+    w.sent();
+    w
+}
+
+#[test]
+fn a_whole_adjudication_analyses_package_decision_and_protests_10_5() {
+    let mut w = frozen();
+    w.send(
+        WHITE,
+        &format!(
+            "Шифр: {CIPHER}, партия 1\nАнализ: позиция равная, 2... g5:e3 3. f2:d4. Оценка: ничья\n"
+        ),
+        at(2026, 7, 3),
+    );
+    let sent = w.sent();
+    assert!(
+        sent.iter()
+            .any(|(k, to, t)| k == "note" && to == &[WHITE] && t.contains("анализ"))
+    );
+    assert!(sent.iter().all(|(k, _, _)| k != "adjudication_package"));
+    // Black is late: the package goes at the deadline with white's analysis alone (10.5.5).
+    w.office.sweep(&mut w.store, at(2026, 7, 11)).unwrap();
+    let sent = w.sent();
+    let package = sent
+        .iter()
+        .find(|(k, _, _)| k == "adjudication_package")
+        .expect("the package at the deadline");
+    assert_eq!(package.1, [ARBITER]);
+    assert!(package.2.contains("FEN:"), "{}", package.2);
+    assert!(package.2.contains("1. c3-d4"), "{}", package.2);
+    assert!(package.2.contains("анализ не прислан"), "{}", package.2);
+    w.office.sweep(&mut w.store, at(2026, 7, 12)).unwrap();
+    assert!(
+        w.sent().iter().all(|(k, _, _)| k != "adjudication_package"),
+        "once"
+    );
+    // Black's late analysis still reaches the arbiter.
+    w.send(
+        BLACK,
+        &format!("Шифр: {CIPHER}, партия 1\nАнализ: у чёрных лучше. Оценка: выигрыш чёрных\n"),
+        at(2026, 7, 13),
+    );
+    let sent = w.sent();
+    assert!(
+        sent.iter()
+            .any(|(_, to, t)| to == &[ARBITER] && t.contains("поздний анализ"))
+    );
+    // The decision: both players and the secretary; only white may protest.
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nРезультат: ничья\n"),
+        at(2026, 7, 20),
+    );
+    assert_eq!(
+        w.state().result.as_ref().map(|r| r.score),
+        Some(Score::Draw)
+    );
+    let sent = w.sent();
+    let decisions: Vec<_> = sent
+        .iter()
+        .filter(|(k, _, _)| k == "adjudication_decision")
+        .collect();
+    assert_eq!(decisions.len(), 3, "{sent:?}");
+    let to_white = decisions.iter().find(|d| d.1 == [WHITE]).unwrap();
+    assert!(
+        to_white.2.contains("не позднее 30.07.2026"),
+        "{}",
+        to_white.2
+    );
+    let to_black = decisions.iter().find(|d| d.1 == [BLACK]).unwrap();
+    assert!(to_black.2.contains("права на протест"), "{}", to_black.2);
+    // Black's protest: no right (late analysis). White's: in time, to the organiser.
+    w.send(
+        BLACK,
+        &format!("Шифр: {CIPHER}, партия 1\nПротест: выигрыш!\n"),
+        at(2026, 7, 21),
+    );
+    let sent = w.sent();
+    assert!(
+        sent.iter().all(|(k, _, _)| k != "protest_papers"),
+        "{sent:?}"
+    );
+    w.send(
+        WHITE,
+        &format!("Шифр: {CIPHER}, партия 1\nПротест: не согласен\n"),
+        at(2026, 7, 22),
+    );
+    let sent = w.sent();
+    assert!(
+        sent.iter().any(|(k, _, _)| k == "protest_papers"),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn when_both_evaluations_agree_the_package_proposes_that_result_10_5_4() {
+    let mut w = frozen();
+    for (who, day) in [(WHITE, 2), (BLACK, 3)] {
+        w.send(
+            who,
+            &format!("Шифр: {CIPHER}, партия 1\nАнализ: крепость. Оценка: ничья\n"),
+            at(2026, 7, day),
+        );
+    }
+    let sent = w.sent();
+    let package = sent
+        .iter()
+        .find(|(k, _, _)| k == "adjudication_package")
+        .expect("the package when both analyses are in");
+    assert!(
+        package.2.contains("Оценки партнёров совпадают: 1/2-1/2"),
+        "{}",
+        package.2
+    );
+}
+
+#[test]
+fn every_command_corpus_letter_reads_as_expected() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/commands");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the corpus folder exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{} letters", files.len());
+    let ctx = CommandContext {
+        today: NaiveDate::from_ymd_opt(2026, 12, 2).unwrap(),
+        subject: None,
+    };
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let orders = command::read(&text, &ctx);
+        let actual = serde_json::to_string_pretty(&orders).unwrap() + "\n";
+        expect_test::expect_file![f.with_extension("expected")].assert_eq(&actual);
+    }
+}
