@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod demo;
 pub mod letter;
 pub mod now;
 pub mod ops;
