@@ -479,3 +479,62 @@ fn every_command_corpus_letter_reads_as_expected() {
         expect_test::expect_file![f.with_extension("expected")].assert_eq(&actual);
     }
 }
+
+#[test]
+fn the_weekly_digest_goes_to_everyone_with_breaks_and_waiting_games_10_1_8() {
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nОсобый перерыв Петрову с 01.03 по 20.03\n"),
+        at(2026, 2, 20),
+    );
+    w.sent();
+    let n = w
+        .store
+        .with_transaction(|tx| {
+            zaochka::office::commands::weekly(&w.office, tx, CIPHER, at(2026, 3, 2))
+        })
+        .unwrap();
+    assert_eq!(n, 3);
+    let sent = w.sent();
+    assert_eq!(sent.len(), 3);
+    assert!(sent.iter().any(|(_, to, _)| to == &[SECRETARY]));
+    let text = &sent[0].2;
+    assert!(
+        text.contains("Петров Пётр: с 01.03.2026 по 20.03.2026 (особый перерыв"),
+        "{text}"
+    );
+    assert!(
+        text.contains("партия 1, Иванов Иван — Петров Пётр: игра, ждёт Иванов Иван"),
+        "{text}"
+    );
+    assert!(text.contains("окончено партий 0 из 1"), "{text}");
+}
+
+#[test]
+fn the_final_report_has_the_table_decisions_penalties_and_every_pdn_10_1_7() {
+    let mut w = frozen();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nШтраф 6 дней чёрным: п. 10.3.3\nРезультат: 1-0\n"),
+        at(2026, 7, 20),
+    );
+    w.sent();
+    let pdn = w
+        .store
+        .with_transaction(|tx| {
+            zaochka::office::commands::final_report(&w.office, tx, CIPHER, at(2026, 8, 1))
+        })
+        .unwrap();
+    assert!(pdn.contains("[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("c3-d4"), "{pdn}");
+    let back = zaochka::rules::PdnGame::from_pdn(&pdn).expect("the PDN reads back");
+    assert_eq!(back.record.moves().len(), 2);
+    let sent = w.sent();
+    assert_eq!(sent.len(), 2);
+    let text = &sent[0].2;
+    assert!(text.contains("Штраф 6 дней чёрным: п. 10.3.3"), "{text}");
+    assert!(text.contains("Петров Пётр: +6 дн. (п. 10.3.3)"), "{text}");
+    assert!(text.contains("1. Иванов Иван — Петров Пётр: 1-0"), "{text}");
+    assert!(text.contains("Итоговая таблица"), "{text}");
+}

@@ -1212,3 +1212,251 @@ pub fn sweep_adjudications(
     }
     Ok(sent)
 }
+
+/// The games of a tournament with their players' start numbers (the order the players were
+/// registered in, as the pairings use them), and the players' names in that order.
+fn entries(
+    tx: &Tx<'_>,
+    t: &Tournament,
+) -> Result<(Vec<(Game, GameState, u32, u32)>, Vec<Player>), OfficeError> {
+    let players = tx.players(t.id)?;
+    let number = |id| {
+        players
+            .iter()
+            .position(|p| p.id == id)
+            .map_or(0, |i| i as u32 + 1)
+    };
+    let mut out = Vec::new();
+    for g in tx.games(t.id)? {
+        let st = state_of(&g)?;
+        let (w, b) = (number(g.white), number(g.black));
+        out.push((g, st, w, b));
+    }
+    Ok((out, players))
+}
+
+fn table_text(lang: Lang, games: &[(Game, GameState, u32, u32)], players: &[Player]) -> String {
+    use crate::tournament::{CrosstableLabels, StandingsSettings, digest, standings};
+    let results: Vec<_> = games
+        .iter()
+        .map(|(_, st, w, b)| {
+            digest::table_result(&digest::Entry {
+                white: *w,
+                black: *b,
+                state: st,
+            })
+        })
+        .collect();
+    let table = standings(
+        players.len() as u32,
+        &results,
+        &StandingsSettings::default(),
+    );
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let labels = match lang {
+        Lang::Ru => CrosstableLabels::ru(),
+        Lang::En => CrosstableLabels::en(),
+    };
+    table.to_text(&names, &labels)
+}
+
+/// The weekly digest (10.1.8) of a tournament: the table, who is on a break, which games
+/// wait for whom; to every participant and the secretary. Returns how many letters went.
+///
+/// # Errors
+/// [`OfficeError::Refused`] for an unknown tournament; store and renderer errors.
+pub fn weekly(
+    office: &Office,
+    tx: &Tx<'_>,
+    cipher: &str,
+    now: DateTime<Utc>,
+) -> Result<usize, OfficeError> {
+    use crate::tournament::digest::{self, Waits};
+    let t = tx
+        .find_tournament(cipher)?
+        .ok_or_else(|| OfficeError::Refused(format!("no tournament '{cipher}'")))?;
+    let lang = office.lang();
+    let day = office.today(now, Some(&t));
+    let (games, players) = entries(tx, &t)?;
+    let mut breaks: Vec<ctx::OnBreak> = Vec::new();
+    let mut waiting = Vec::new();
+    for (g, st, _, _) in &games {
+        for (side, b) in digest::breaks_on(st, day) {
+            let name = st.players[side].name.clone();
+            let range = b.effective().unwrap_or(b.range);
+            if !breaks.iter().any(|x| x.name == name) {
+                breaks.push(ctx::OnBreak {
+                    name,
+                    from: fmt_date(range.from),
+                    to: fmt_date(range.to),
+                    is_special: b.kind == crate::clock::BreakKind::Special,
+                });
+            }
+        }
+        if let Some(wait) = digest::waits_for(st) {
+            let (waits_for, status) = match (lang, wait) {
+                (_, Waits::Player(s)) => (
+                    st.players[s].name.clone(),
+                    w(lang, "игра".into(), "in play".into()),
+                ),
+                (Lang::Ru, Waits::ArbiterOnOverstep) => (
+                    "главного судью".into(),
+                    "приостановлена (просрочка, п. 10.3.6)".into(),
+                ),
+                (Lang::En, Waits::ArbiterOnOverstep) => (
+                    "the chief arbiter".into(),
+                    "suspended (overstep, 10.3.6)".into(),
+                ),
+                (Lang::Ru, Waits::Adjudication) => {
+                    (String::new(), "на присуждении (п. 10.5.2)".into())
+                }
+                (Lang::En, Waits::Adjudication) => (String::new(), "adjudication (10.5.2)".into()),
+            };
+            waiting.push(ctx::Waiting {
+                game_no: g.number,
+                white: st.players.white.name.clone(),
+                black: st.players.black.name.clone(),
+                waits_for,
+                status,
+            });
+        }
+    }
+    let finished = games
+        .iter()
+        .filter(|(_, st, _, _)| st.is_finished())
+        .count() as u32;
+    let table = table_text(lang, &games, &players);
+    let mut to: Vec<(String, String)> = players
+        .iter()
+        .map(|p| (p.name.clone(), p.email.clone()))
+        .collect();
+    to.push((String::new(), office.config.secretary.clone()));
+    for (name, email) in &to {
+        let c = ctx::WeeklyDigest {
+            to_name: name.clone(),
+            cipher: t.cipher.clone(),
+            tournament: t.name.clone(),
+            day: fmt_date(day),
+            table: table.clone(),
+            finished,
+            total: games.len() as u32,
+            breaks: breaks.clone(),
+            waiting: waiting.clone(),
+            federation: office.config.federation.clone(),
+        };
+        office.queue(
+            tx,
+            "weekly_digest",
+            &c,
+            None,
+            &[(name.clone(), email.clone())],
+            None,
+            None,
+            vec![],
+            now,
+        )?;
+    }
+    Ok(to.len())
+}
+
+/// The final report for the organiser (10.1.7): the table, every game with its result,
+/// the decisions and penalties, and the PDN of every game attached; to the arbiter and the
+/// secretary. Returns the PDN file of all the games.
+///
+/// # Errors
+/// [`OfficeError::Refused`] for an unknown tournament; store and renderer errors.
+pub fn final_report(
+    office: &Office,
+    tx: &Tx<'_>,
+    cipher: &str,
+    now: DateTime<Utc>,
+) -> Result<String, OfficeError> {
+    use crate::tournament::digest;
+    let t = tx
+        .find_tournament(cipher)?
+        .ok_or_else(|| OfficeError::Refused(format!("no tournament '{cipher}'")))?;
+    let lang = office.lang();
+    let (games, players) = entries(tx, &t)?;
+    let mut report_games = Vec::new();
+    let mut decisions = Vec::new();
+    let mut penalties = Vec::new();
+    let mut pdn = String::new();
+    for (g, st, _, _) in &games {
+        report_games.push(ctx::ReportGame {
+            game_no: g.number,
+            white: st.players.white.name.clone(),
+            black: st.players.black.name.clone(),
+            result: st
+                .result
+                .as_ref()
+                .map(|r| score_text(&r.score))
+                .unwrap_or_default(),
+            how: st
+                .result
+                .as_ref()
+                .map(|r| super::words::ending(lang, &r.how))
+                .unwrap_or_default(),
+        });
+        for d in tx.decisions_of(g.id)? {
+            if d.text != ADJUDICATION {
+                decisions.push(format!(
+                    "{} {} ({}): {}",
+                    w(lang, "партия".into(), "game".into()),
+                    g.number,
+                    d.at.format("%d.%m.%Y"),
+                    d.text
+                ));
+            }
+        }
+        for p in st.penalties.iter().filter(|p| !p.is_cancelled) {
+            penalties.push(format!(
+                "{} {}, {}: {:+} {} ({} {}), {} — {}",
+                w(lang, "партия".into(), "game".into()),
+                g.number,
+                st.players[p.side].name,
+                p.days,
+                w(lang, "дн.".into(), "days".into()),
+                w(lang, "п.".into(), "clause".into()),
+                p.clause,
+                fmt_date(p.on),
+                p.reason
+            ));
+        }
+        pdn.push_str(&digest::pdn(st, &t.cipher));
+        pdn.push('\n');
+    }
+    let table = table_text(lang, &games, &players);
+    for (name, email) in [
+        (String::new(), office.config.arbiter.clone()),
+        (String::new(), office.config.secretary.clone()),
+    ] {
+        let c = ctx::FinalReport {
+            to_name: name.clone(),
+            cipher: t.cipher.clone(),
+            tournament: t.name.clone(),
+            start: fmt_date(t.start),
+            end: fmt_date(t.end),
+            table: table.clone(),
+            games: report_games.clone(),
+            decisions: decisions.clone(),
+            penalties: penalties.clone(),
+            federation: office.config.federation.clone(),
+        };
+        office.queue(
+            tx,
+            "final_report",
+            &c,
+            None,
+            &[(name, email)],
+            None,
+            None,
+            vec![(
+                format!("{}.pdn", t.cipher),
+                "text/plain".to_string(),
+                pdn.clone().into_bytes(),
+            )],
+            now,
+        )?;
+    }
+    Ok(pdn)
+}

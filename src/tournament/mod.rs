@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod adjudication;
+pub mod digest;
 mod pairing;
 mod standings;
 
