@@ -1213,12 +1213,15 @@ pub fn sweep_adjudications(
     Ok(sent)
 }
 
+/// A game, its state, and white's and black's start numbers.
+type Numbered = (Game, GameState, u32, u32);
+
 /// The games of a tournament with their players' start numbers (the order the players were
 /// registered in, as the pairings use them), and the players' names in that order.
 fn entries(
     tx: &Tx<'_>,
     t: &Tournament,
-) -> Result<(Vec<(Game, GameState, u32, u32)>, Vec<Player>), OfficeError> {
+) -> Result<(Vec<Numbered>, Vec<Player>), OfficeError> {
     let players = tx.players(t.id)?;
     let number = |id| {
         players
@@ -1235,7 +1238,7 @@ fn entries(
     Ok((out, players))
 }
 
-fn table_text(lang: Lang, games: &[(Game, GameState, u32, u32)], players: &[Player]) -> String {
+fn table_text(lang: Lang, games: &[Numbered], players: &[Player]) -> String {
     use crate::tournament::{CrosstableLabels, StandingsSettings, digest, standings};
     let results: Vec<_> = games
         .iter()
