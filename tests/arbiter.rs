@@ -538,3 +538,66 @@ fn the_final_report_has_the_table_decisions_penalties_and_every_pdn_10_1_7() {
     assert!(text.contains("1. Иванов Иван — Петров Пётр: 1-0"), "{text}");
     assert!(text.contains("Итоговая таблица"), "{text}");
 }
+
+/// A game with captures, played through the office, exported with the final report.
+fn played_pdn() -> String {
+    let mut w = World::new();
+    let letters = [
+        (WHITE, "Мой ход: 1. c3-d4", 10),
+        (BLACK, "Ваш ход: 1. c3-d4\nМой ход: 1... f6-e5", 12),
+        (WHITE, "Ваш ход: 1... f6-e5\nМой ход: 2. d4:f6", 14),
+        (BLACK, "Ваш ход: 2. d4:f6\nМой ход: 2... g7:e5", 16),
+        (WHITE, "Ваш ход: 2... g7:e5\nМой ход: 3. b2-c3", 18),
+    ];
+    for (who, body, d) in letters {
+        w.send(
+            who,
+            &format!("Шифр: {CIPHER}, партия 1\n{body}\n"),
+            at(2026, 1, d),
+        );
+    }
+    assert_eq!(w.state().moves.len(), 5, "{:?}", w.sent());
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nРезультат: ничья\n"),
+        at(2026, 2, 1),
+    );
+    w.store
+        .with_transaction(|tx| {
+            zaochka::office::commands::final_report(&w.office, tx, CIPHER, at(2026, 8, 1))
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_exported_pdn_reads_back_with_every_capture() {
+    let pdn = played_pdn();
+    assert!(pdn.contains("2. d4:f6 g7:e5 3. b2-c3"), "{pdn}");
+    let back = zaochka::rules::PdnGame::from_pdn(&pdn).expect("reads back");
+    assert_eq!(back.record.moves().len(), 5);
+}
+
+/// The independent reader: `tests/pdn_check.py` with the `pydraughts` package. Run with
+/// `ZAOCHKA_PYDRAUGHTS=/path/to/python cargo test --test main -- --include-ignored pydraughts`.
+#[test]
+#[ignore = "needs a python with pydraughts in ZAOCHKA_PYDRAUGHTS"]
+fn pydraughts_replays_every_exported_game_legally() {
+    let python = std::env::var("ZAOCHKA_PYDRAUGHTS")
+        .expect("ZAOCHKA_PYDRAUGHTS names a python with pydraughts installed");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pdn");
+    std::fs::write(&file, played_pdn()).unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pdn_check.py");
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg(&file)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 ply(ies) replayed"));
+}

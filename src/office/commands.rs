@@ -781,7 +781,11 @@ fn package_ctx(
     ctx::AdjudicationPackage {
         game: header(office, t, g, state, ""),
         fen: p.fen.clone(),
-        to_move: side_word(lang, p.side_to_move).to_string(),
+        to_move: match (lang, p.side_to_move) {
+            (Lang::Ru, Side::White) => "белых".to_string(),
+            (Lang::Ru, Side::Black) => "чёрных".to_string(),
+            (Lang::En, s) => side_word(lang, s).to_string(),
+        },
         record: record_text(state, &p.record),
         white: line(Side::White),
         black: line(Side::Black),
@@ -1218,10 +1222,7 @@ type Numbered = (Game, GameState, u32, u32);
 
 /// The games of a tournament with their players' start numbers (the order the players were
 /// registered in, as the pairings use them), and the players' names in that order.
-fn entries(
-    tx: &Tx<'_>,
-    t: &Tournament,
-) -> Result<(Vec<Numbered>, Vec<Player>), OfficeError> {
+fn entries(tx: &Tx<'_>, t: &Tournament) -> Result<(Vec<Numbered>, Vec<Player>), OfficeError> {
     let players = tx.players(t.id)?;
     let number = |id| {
         players
