@@ -601,3 +601,65 @@ fn pydraughts_replays_every_exported_game_legally() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("5 ply(ies) replayed"));
 }
+
+#[test]
+fn a_withdrawn_players_unfinished_games_are_lost_or_adjudicated_10_5_3() {
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nВыбыл Петров: сыгранные засчитать, несыгранные — поражение\n"),
+        at(2026, 2, 1),
+    );
+    assert_eq!(
+        w.state().result.as_ref().map(|r| r.score),
+        Some(Score::WhiteWins)
+    );
+    let sent = w.sent();
+    assert!(
+        answer_of(&sent).contains("Петров Пётр выбыл (п. 10.5.3)"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|(k, to, _)| k == "note" && to == &[SECRETARY])
+    );
+
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nВыбыл Петров: сыгранные засчитать, несыгранные — присуждение\n"),
+        at(2026, 2, 1),
+    );
+    assert_eq!(w.state().status, Status::Adjudication);
+    assert_eq!(w.status(), GameStatus::Adjudication);
+    let sent = w.sent();
+    assert!(
+        sent.iter().any(|(k, to, t)| k == "note"
+            && to == &[WHITE]
+            && t.contains("передана на присуждение")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn a_penalty_is_cancelled_by_mail() {
+    let mut w = World::new();
+    let body = format!("Шифр: {CIPHER}, партия 1\nШтраф 6 дней белым: п. 10.3.3\n");
+    w.send(ARBITER, &body, at(2026, 1, 20));
+    w.sent();
+    w.send(
+        ARBITER,
+        &format!(
+            "Шифр: {CIPHER}, партия 1\nОтменить штраф белым: п. 10.3.3\nОтменить штраф чёрным\n"
+        ),
+        at(2026, 1, 21),
+    );
+    let st = w.state();
+    assert!(st.penalties[0].is_cancelled);
+    let answer = answer_of(&w.sent());
+    assert!(
+        answer.contains("штраф 6 дн. (п. 10.3.3) отменён"),
+        "{answer}"
+    );
+    assert!(answer.contains("нет такого штрафа"), "{answer}");
+}
