@@ -220,6 +220,18 @@ impl Judge<'_> {
         let since = self.st.new_since(me);
         let now_ply = self.st.moves.len();
 
+        // 10.3.5: a letter that comes after the limit ran out is not played; the game is
+        // suspended for the arbiter (10.3.6), whatever else the letter says.
+        let before = clockwork::ledger(&self.st, self.settings);
+        if before.is_overstepped(me, self.day()) {
+            let day = before
+                .overstep_day(me)
+                .map_or(self.day(), |d| d.min(self.day()));
+            let mut notices = due::suspend(&mut self.st, me, day, self.settings);
+            self.notices.append(&mut notices);
+            return Decision::Rejected(Reason::Overstep);
+        }
+
         // 10.2.9: the partner's new moves repeated.
         let (rep_start, own_from) = match self.repetition(&positions, since) {
             Ok(v) => v,
@@ -283,17 +295,7 @@ impl Judge<'_> {
             ));
         }
 
-        // The clock: this answer's days, and the limit (10.3.5).
         let received = self.st.received_by(me);
-        let before = clockwork::ledger(&self.st, self.settings);
-        if before.is_overstepped(me, self.day()) {
-            let day = before
-                .overstep_day(me)
-                .map_or(self.day(), |d| d.min(self.day()));
-            let mut notices = due::suspend(&mut self.st, me, day, self.settings);
-            self.notices.append(&mut notices);
-            return Decision::Rejected(Reason::Overstep);
-        }
 
         // 10.2.14: numbering (of the repetition and of the moves).
         problems.extend(self.numbering(rep_start, own_from, now_ply, &plies));
@@ -317,7 +319,7 @@ impl Judge<'_> {
         let mut end = self.st.moves.len();
         // The partner's variant goes on by itself (10.2.8): play its next moves now.
         let continued = self.continue_variant(&mut pos, now_ply, &plies);
-        for mv in &continued {
+        for (mv, is_forced) in &continued {
             let ply = self.st.moves.len();
             self.st.moves.push(PlayedMove {
                 ply,
@@ -327,7 +329,7 @@ impl Judge<'_> {
                 received,
                 answered: self.day(),
                 is_from_variant: true,
-                is_forced: false,
+                is_forced: *is_forced,
                 substituted_for: None,
             });
         }
@@ -581,7 +583,7 @@ impl Judge<'_> {
 
     /// After the sender's last move, the partner's variant may go on: while every variant
     /// still alive agrees on the partner's next move, it is played (10.2.8).
-    fn continue_variant(&self, pos: &mut Pos, now_ply: usize, plies: &[NewPly]) -> Vec<Mv> {
+    fn continue_variant(&self, pos: &mut Pos, now_ply: usize, plies: &[NewPly]) -> Vec<(Mv, bool)> {
         let me = self.me;
         let variant = self.st.variant;
         let mut history: Vec<String> = plies.iter().map(|p| p.mv.text(variant)).collect();
@@ -614,9 +616,10 @@ impl Judge<'_> {
             let Some(mv) = pos.find(&next) else {
                 return out;
             };
+            let is_forced = pos.is_forced();
             *pos = pos.play(&mv);
             history.push(next);
-            out.push(mv);
+            out.push((mv, is_forced));
         }
     }
 

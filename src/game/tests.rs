@@ -1359,3 +1359,120 @@ mod robustness {
         }
     }
 }
+
+mod random_games {
+    use super::*;
+    use crate::game::board::Pos;
+    use proptest::prelude::*;
+
+    fn after(st: &GameState, texts: &[String]) -> Pos {
+        let mut pos = st.position();
+        for t in texts {
+            let mv = pos.find(t).expect("a legal move of the test");
+            pos = pos.play(&mv);
+        }
+        pos
+    }
+
+    fn pick(pos: &Pos, k: usize, variant: Variant) -> Option<String> {
+        let legal = pos.legal_moves();
+        (!legal.is_empty()).then(|| legal[k % legal.len()].text(variant))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Random games where players accept and propose variants, forget the repetition
+        /// now and then and correct it, and write forced moves: every letter gets the
+        /// expected decision, and the state stays consistent (replays, clock sums, JSON).
+        #[test]
+        fn random_games_with_variants_and_mistakes_stay_consistent(
+            steps in proptest::collection::vec((0usize..64, 0usize..64, 0u8..10, 0u64..4), 1..40),
+        ) {
+            let s = ClockSettings::default();
+            let mut st = russian();
+            let mut day = d("01.12.2026");
+            for (i, (k1, k2, action, gap)) in steps.into_iter().enumerate() {
+                if st.result.is_some() {
+                    break;
+                }
+                day = day + chrono::Days::new(gap);
+                let me = st.side_to_move();
+                let rep: Vec<String> =
+                    st.new_moves_for(me).iter().map(|m| m.text.clone()).collect();
+                let now = st.moves.len();
+                let offered: Option<Vec<String>> = st
+                    .proposals
+                    .iter()
+                    .find(|p| p.by == me.other() && p.from_ply == now)
+                    .map(|p| p.moves.clone());
+                let mut own: Vec<String> = match (&offered, action < 5) {
+                    (Some(v), true) => v.clone(),
+                    _ => Vec::new(),
+                };
+                if own.len() % 2 == 0 {
+                    let pos = after(&st, &own);
+                    match pick(&pos, k1, st.variant) {
+                        Some(m) => own.push(m),
+                        None => break,
+                    }
+                }
+                let mut sub = letter(&rep.join(" "), &own.join(" "));
+                if action >= 7 {
+                    // A variant: the partner's reply and my answer to it.
+                    let mut line = own.clone();
+                    let mut v = Vec::new();
+                    for k in [k2, k1] {
+                        let pos = after(&st, &line);
+                        if let Some(m) = pick(&pos, k, st.variant) {
+                            line.push(m.clone());
+                            v.push(m);
+                        }
+                    }
+                    sub = with_variant(sub, "А", &v.join(" "));
+                }
+                let env = |n: usize| Envelope { sender: me, received: day, letter: format!("{i}.{n}") };
+                if action == 9 && !rep.is_empty() {
+                    let mut bad = sub.clone();
+                    bad.repeated.clear();
+                    bad.moves = written(&own.join(" "));
+                    let v = judge_submission(&st, &bad, &env(0), &s);
+                    // Unless the moves line itself begins with the repetition.
+                    if v.decision != Decision::Accepted {
+                        prop_assert_eq!(&v.decision, &Decision::Rejected(Reason::Repetition));
+                        let is_stopped = matches!(v.state.status, Status::Stopped { .. });
+                        prop_assert!(is_stopped);
+                        st = v.state;
+                    }
+                }
+                let v = judge_submission(&st, &sub, &env(1), &s);
+                if v.decision == Decision::Rejected(Reason::Overstep) {
+                    break;
+                }
+                prop_assert_eq!(&v.decision, &Decision::Accepted, "{:?}", v.notices);
+                st = v.state;
+            }
+            prop_assert_eq!(st.positions().len(), st.moves.len() + 1);
+            let l = st.ledger(&s);
+            for side in [Side::White, Side::Black] {
+                prop_assert_eq!(l.counted_moves(side), st.counted_moves(side));
+            }
+            let chart = st.time_chart(&s, day);
+            let penalties = |side: Side| -> i64 {
+                st.penalties.iter().filter(|p| p.side == side).map(|p| i64::from(p.days)).sum()
+            };
+            let days = |w: bool| -> i64 {
+                chart
+                    .rows
+                    .iter()
+                    .filter_map(|r| if w { r.white.as_ref() } else { r.black.as_ref() })
+                    .map(|c| i64::from(c.days))
+                    .sum()
+            };
+            prop_assert_eq!(chart.totals.white, days(true) + penalties(Side::White));
+            prop_assert_eq!(chart.totals.black, days(false) + penalties(Side::Black));
+            let json = serde_json::to_string(&st).expect("serialise");
+            let back: GameState = serde_json::from_str(&json).expect("deserialise");
+            prop_assert_eq!(back, st);
+        }
+    }
+}
