@@ -25,6 +25,8 @@
 //! - A letter that overstepped the limit (10.3.5) is not played: the game is suspended for
 //!   the arbiter (10.3.6); if the arbiter finds no overstep the player sends the move again.
 
+#![warn(missing_docs)]
+
 mod board;
 mod clockwork;
 mod due;

@@ -1476,3 +1476,27 @@ mod random_games {
         }
     }
 }
+
+#[test]
+fn clause_10_3_3_strict_mode_accepts_a_first_move_with_its_dates_and_time() {
+    let settings = ClockSettings {
+        is_strict: true,
+        ..ClockSettings::default()
+    };
+    let mut sub = letter("", "1. c3-d4");
+    sub.dates = vec![d("01.12.2026"), d("01.12.2026"), d("01.12.2026")];
+    sub.time = Some(TimeUsed { white: 0, black: 0 });
+    let v = send_with(&russian(), Side::White, "01.12.2026", &sub, &settings);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert!(!v.state.dates_warned.white, "{:#?}", v.notices);
+}
+
+#[test]
+fn clause_10_3_8_a_protest_goes_to_the_arbiter() {
+    let mut sub = letter("1... f6-g5", "2. g3-f4");
+    sub.protest = Some("партнёр неверно считает время".to_string());
+    let v = send(&opening(), Side::White, "04.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert!(v.notices.iter().any(|n| n.to == Recipient::Arbiter
+        && matches!(&n.kind, NoticeKind::Protest { by: Side::White, text } if text.contains("время"))));
+}
