@@ -1409,7 +1409,7 @@ mod random_games {
                     (Some(v), true) => v.clone(),
                     _ => Vec::new(),
                 };
-                if own.len() % 2 == 0 {
+                if own.len().is_multiple_of(2) {
                     let pos = after(&st, &own);
                     match pick(&pos, k1, st.variant) {
                         Some(m) => own.push(m),
