@@ -1500,3 +1500,47 @@ fn clause_10_3_8_a_protest_goes_to_the_arbiter() {
     assert!(v.notices.iter().any(|n| n.to == Recipient::Arbiter
         && matches!(&n.kind, NoticeKind::Protest { by: Side::White, text } if text.contains("время"))));
 }
+
+/// Not a check: how many letters a second the judge takes in a long game (run with
+/// `cargo test --lib game::tests::judge_speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn judge_speed() {
+    let s = ClockSettings::default();
+    let started = std::time::Instant::now();
+    let mut letters = 0u32;
+    for seed in 0..20usize {
+        let mut st = russian();
+        let mut day = d("01.12.2026");
+        for i in 0..120usize {
+            if st.result.is_some() {
+                break;
+            }
+            let pos = st.position();
+            let legal = pos.legal_moves();
+            let mv = legal[(i * 7 + seed) % legal.len()].text(st.variant);
+            let me = st.side_to_move();
+            let rep: Vec<String> = st
+                .new_moves_for(me)
+                .iter()
+                .map(|m| m.text.clone())
+                .collect();
+            let sub = letter(&rep.join(" "), &mv);
+            day = day + chrono::Days::new(1);
+            let env = Envelope {
+                sender: me,
+                received: day,
+                letter: String::new(),
+            };
+            let v = judge_submission(&st, &sub, &env, &s);
+            assert_eq!(v.decision, Decision::Accepted);
+            st = v.state;
+            letters += 1;
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{letters} letters in {secs:.3} s: {:.0} letters/s",
+        f64::from(letters) / secs
+    );
+}
