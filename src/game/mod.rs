@@ -23,7 +23,19 @@
 //! - 10.2.10 with one legal move for the named piece: the move is played, no penalty (the
 //!   game does not stop), anything written after it in the letter is ignored.
 //! - A letter that overstepped the limit (10.3.5) is not played: the game is suspended for
-//!   the arbiter (10.3.6); if the arbiter finds no overstep the player sends the move again.
+//!   the arbiter (10.3.6); if the arbiter finds no overstep the player sends the move again,
+//!   and the days of the suspension count for nobody.
+//! - zaochka forwards a good move at once, so the day a move reaches the partner is the
+//!   postmark day of the letter that carried it (10.3.9: the server's clock counts).
+//! - A letter with no move at all is not a 10.2.9 case: a draw offer is passed on, a break
+//!   announcement or an analysis is left to the tournament, otherwise "no move found" (no
+//!   penalty). A resignation or a draw acceptance counts at any turn, even after the
+//!   end-of-play date (10.3.2).
+//! - A wrong game number is refused; a letter with none is taken as for this game (the
+//!   caller routes letters to games).
+//!
+//! The clock is the `clock` module's [`crate::clock::Ledger`], rebuilt from the state when
+//! needed ([`GameState::ledger`]): the state stores each fact once.
 
 #![warn(missing_docs)]
 

@@ -238,7 +238,8 @@ pub struct Forward {
     pub game: u32,
     /// Who sent the moves.
     pub from: Side,
-    /// The receiver's own moves they should repeat first (their last letter's effect).
+    /// The moves the letter played: any accepted variant part, the receiver's forced moves,
+    /// the sender's own move(s) and any continuation of the receiver's variant (10.2.3).
     pub moves: Vec<NumberedMove>,
     /// The variants the sender proposes.
     pub variants: Vec<VariantFacts>,
