@@ -207,11 +207,32 @@ impl Judge<'_> {
     /// 10.2.8: the sender's move is made; nothing in this letter can change it.
     fn out_of_turn(&mut self) -> Decision {
         let since = self.st.new_since(self.me.other());
+        self.out_of_turn_since(since)
+    }
+
+    fn out_of_turn_since(&mut self, since: usize) -> Decision {
         let moves = (since..self.st.moves.len())
+            .filter(|&p| self.st.moves[p].by == self.me)
             .map(|p| self.st.numbered(p))
             .collect();
         self.tell_me(NoticeKind::AlreadyMade { moves });
         Decision::NoChange
+    }
+
+    /// Whether the letter is one already played: the same reference, or own moves that are
+    /// the sender's last answer again while the partner's new moves are not repeated.
+    fn is_resend(&self, positions: &[Pos], since: usize) -> bool {
+        if self.st.moves.iter().any(|m| m.letter == self.env.letter) {
+            return true;
+        }
+        let Some(last) = self.st.answers.iter().rev().find(|a| a.by == self.me) else {
+            return false;
+        };
+        let own = &self.sub.moves;
+        let is_old = !own.is_empty()
+            && own.len() <= last.plies.len()
+            && self.matches_history(positions, last.plies.start, own);
+        is_old && self.repetition(positions, since).is_err()
     }
 
     fn play_turn(&mut self, mut problems: Vec<Problem>) -> Decision {
@@ -219,6 +240,13 @@ impl Judge<'_> {
         let positions = self.st.positions();
         let since = self.st.new_since(me);
         let now_ply = self.st.moves.len();
+
+        // 10.2.8: the same letter again (a duplicate, a resend) after the partner answered is
+        // not a new letter with a missing repetition: it changes nothing.
+        if self.is_resend(&positions, since) {
+            let last = self.st.answers.iter().rev().find(|a| a.by == me);
+            return self.out_of_turn_since(last.map_or(0, |a| a.plies.start));
+        }
 
         // 10.3.5: a letter that comes after the limit ran out is not played; the game is
         // suspended for the arbiter (10.3.6), whatever else the letter says.

@@ -1182,7 +1182,7 @@ mod through_letters {
         let env = Envelope {
             sender,
             received: d(day),
-            letter: format!("<{day}@test>"),
+            letter: format!("<{day}-{sender:?}-{}@test>", st.moves.len()),
         };
         judge(st, &l, &env, &ClockSettings::default())
     }
@@ -1437,7 +1437,8 @@ mod random_games {
                     bad.moves = written(&own.join(" "));
                     let v = judge_submission(&st, &bad, &env(0), &s);
                     // Unless the moves line itself begins with the repetition.
-                    if v.decision != Decision::Accepted {
+                    // (A letter that happens to be the sender's last one again is a resend.)
+                    if v.decision != Decision::Accepted && v.decision != Decision::NoChange {
                         prop_assert_eq!(&v.decision, &Decision::Rejected(Reason::Repetition));
                         let is_stopped = matches!(v.state.status, Status::Stopped { .. });
                         prop_assert!(is_stopped);
@@ -1543,4 +1544,34 @@ fn judge_speed() {
         "{letters} letters in {secs:.3} s: {:.0} letters/s",
         f64::from(letters) / secs
     );
+}
+
+#[test]
+fn clause_10_2_8_the_same_letter_again_after_the_answer_changes_nothing() {
+    let first = letter("", "1. c3-d4");
+    let st = play(
+        russian(),
+        &[
+            (Side::White, "01.12.2026", first.clone()),
+            (Side::Black, "03.12.2026", letter("1. c3-d4", "1... f6-g5")),
+        ],
+    );
+    let v = send(&st, Side::White, "04.12.2026", &first);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert!(v.state.penalties.is_empty());
+    assert!(v.notices.iter().any(|n| matches!(&n.kind,
+        NoticeKind::AlreadyMade { moves } if moves.len() == 1 && moves[0].text == "c3-d4")));
+    // The same letter delivered twice (same reference) changes nothing either.
+    let env = Envelope {
+        sender: Side::Black,
+        received: d("03.12.2026"),
+        letter: st.moves[1].letter.clone(),
+    };
+    let v = judge_submission(
+        &st,
+        &letter("1. c3-d4", "1... f6-g5"),
+        &env,
+        &ClockSettings::default(),
+    );
+    assert_eq!(v.decision, Decision::NoChange);
 }
