@@ -10,8 +10,8 @@ fn data(path: &str) -> PathBuf {
         .join(path)
 }
 
-/// Leaf counts above this are skipped in debug/test builds (the test profile is
-/// opt-level 1); `ZAOCHKA_PERFT_CAP` raises it.
+/// Leaf counts above this are skipped (the test profile is opt-level 1);
+/// `ZAOCHKA_PERFT_CAP` changes it.
 fn node_cap() -> u64 {
     if let Some(cap) = std::env::var("ZAOCHKA_PERFT_CAP")
         .ok()
@@ -19,11 +19,8 @@ fn node_cap() -> u64 {
     {
         return cap;
     }
-    if cfg!(debug_assertions) {
-        2_000_000
-    } else {
-        50_000_000
-    }
+    // about 4 s for each table in the test profile (opt-level 1)
+    50_000_000
 }
 
 #[test]
@@ -201,4 +198,182 @@ fn no_moves_loses_except_in_giveaway() {
     assert_eq!(russian.outcome(), Some(Outcome::Win(Color::White)));
     let giveaway = Position::from_fen(Variant::Giveaway, fen).unwrap();
     assert_eq!(giveaway.outcome(), Some(Outcome::Win(Color::Black)));
+}
+
+mod properties {
+    use proptest::prelude::*;
+    use zaochka::rules::record::read_semi_short;
+    use zaochka::rules::{
+        Color, GameRecord, MoveText, PdnGame, Piece, Position, SquareText, Variant,
+    };
+
+    fn variant() -> impl Strategy<Value = Variant> {
+        prop::sample::select(Variant::ALL.to_vec())
+    }
+
+    fn square_text() -> impl Strategy<Value = SquareText> {
+        prop_oneof![
+            any::<u8>().prop_map(SquareText::Num),
+            (any::<char>(), any::<u8>()).prop_map(|(file, rank)| SquareText::Alg { file, rank }),
+            (
+                prop::sample::select("abcdefghijk".chars().collect::<Vec<_>>()),
+                0u8..12
+            )
+                .prop_map(|(file, rank)| SquareText::Alg { file, rank }),
+            (1u8..=50).prop_map(SquareText::Num),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn no_text_makes_the_fen_reader_panic(v in variant(), s in "\\PC{0,80}") {
+            let _ = Position::from_fen(v, &s);
+        }
+
+        #[test]
+        fn no_fen_like_text_makes_the_fen_reader_panic(
+            v in variant(),
+            s in "[WBwbK:,.0-9a-k\\- \\[\\]\"]{0,60}",
+        ) {
+            if let Ok(p) = Position::from_fen(v, &s) {
+                prop_assert_eq!(Position::from_fen(v, &p.to_fen()).unwrap(), p);
+            }
+        }
+
+        #[test]
+        fn no_move_text_makes_resolution_panic(
+            v in variant(),
+            squares in prop::collection::vec(square_text(), 0..6),
+            is_capture in any::<bool>(),
+            plies in 0usize..30,
+        ) {
+            let mut pos = Position::start(v);
+            for i in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() { break; }
+                pos = pos.play(&moves[(i * 7 + plies) % moves.len()]);
+            }
+            let text = MoveText { squares, is_capture };
+            let _ = text.to_move(&pos);
+        }
+
+        #[test]
+        fn no_text_makes_the_record_readers_panic(v in variant(), s in "\\PC{0,60}") {
+            let _ = read_semi_short(&Position::start(v), &s);
+            let _ = PdnGame::from_pdn(&s);
+            let _ = GameRecord::from_semi_short(Position::start(Variant::Russian), &s);
+        }
+
+        #[test]
+        fn random_playouts_keep_the_board_sane(
+            v in variant(),
+            choices in prop::collection::vec(any::<u16>(), 0..150),
+        ) {
+            let mut pos = Position::start(v);
+            for c in choices {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    prop_assert!(pos.outcome().is_some());
+                    break;
+                }
+                let m = &moves[usize::from(c) % moves.len()];
+                let me = pos.side_to_move();
+                let them = me.opponent();
+                let total = |p: &Position, c: Color| p.count(c, Piece::Man) + p.count(c, Piece::King);
+                let next = pos.play(m);
+                // the captured pieces were the opponent's and are gone; nothing else is
+                for sq in m.captured() {
+                    prop_assert_eq!(pos.piece_at(*sq).map(|(c, _)| c), Some(them));
+                    prop_assert_eq!(next.piece_at(*sq), None);
+                }
+                prop_assert_eq!(total(&next, them), total(&pos, them) - m.captured().len() as u32);
+                prop_assert_eq!(total(&next, me), total(&pos, me));
+                prop_assert_eq!(next.piece_at(m.to()).map(|(c, _)| c), Some(me));
+                if m.from() != m.to() {
+                    prop_assert_eq!(next.piece_at(m.from()), None);
+                }
+                prop_assert_eq!(next.side_to_move(), them);
+                prop_assert_eq!(Position::from_fen(v, &next.to_fen()).unwrap(), next);
+                prop_assert_eq!(Position::from_fen(v, &next.to_fen_algebraic()).unwrap(), next);
+                prop_assert!(pos.moves_from(m.from()).contains(m));
+                pos = next;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_moves_command_lists_moves_per_fen_line() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let exe = env!("CARGO_BIN_EXE_zaochka");
+    let out = Command::new(exe)
+        .args(["rules", "moves", "--game", "russian"])
+        .output()
+        .unwrap();
+    // no --fen and an empty stdin: no lines
+    assert!(out.status.success());
+    let mut child = Command::new(exe)
+        .args(["rules", "moves", "--game", "international"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"W:W31-50:B1-20\nB:W31-50:B1-20\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].split(' ').count(), 9);
+    assert_eq!(
+        lines[0],
+        "b4-a5 b4-c5 d4-c5 d4-e5 f4-e5 f4-g5 h4-g5 h4-i5 k4-i5"
+    );
+
+    let out = Command::new(exe)
+        .args(["rules", "moves", "--game", "russian", "--fen", "W:Wc3:Bd4"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "c3:e5\n");
+    let out = Command::new(exe)
+        .args(["rules", "moves", "--game", "russian", "--fen", "W:W33"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("'33'"));
+    let out = Command::new(exe)
+        .args(["rules", "moves", "--game", "chess"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn the_perft_command_prints_a_nodes_line() {
+    let exe = env!("CARGO_BIN_EXE_zaochka");
+    let out = std::process::Command::new(exe)
+        .args(["rules", "perft", "--game", "hundred", "--depth", "4"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().next(), Some("nodes 4265"));
+    assert!(text.contains("nodes/s "));
+}
+
+#[test]
+fn perft_divide_adds_up_to_perft() {
+    use zaochka::rules::perft_divide;
+    for variant in Variant::ALL {
+        let pos = Position::start(variant);
+        let parts = perft_divide(&pos, 4);
+        assert_eq!(parts.len(), pos.distinct_move_count());
+        assert_eq!(parts.iter().map(|(_, n)| n).sum::<u64>(), perft(&pos, 4));
+    }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::{Ledger, Side};
+use super::{BreakKind, DateRange, Ledger, Side};
 
 /// One player's part of a row of the time chart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +49,10 @@ pub struct TimeChart {
     pub totals: super::PerSide<i64>,
     /// Both players' limits (10.3.5).
     pub limits: super::PerSide<i64>,
+    /// Each player's breaks as they count in this game (10.4.2), with their kind.
+    pub breaks: super::PerSide<Vec<(DateRange, BreakKind)>>,
+    /// The days play was suspended pending the arbiter's decision (10.3.6).
+    pub suspensions: Vec<DateRange>,
 }
 
 /// The wording of the plain-text time chart, kept in one place. [`ChartLabels::ru`] is the
@@ -79,6 +83,14 @@ pub struct ChartLabels {
     pub limit: &'static str,
     /// The mark of a move that does not count for the limit (10.3.5).
     pub not_counted: &'static str,
+    /// "Breaks" (10.4).
+    pub breaks: &'static str,
+    /// The mark of a special break (10.4.5).
+    pub special: &'static str,
+    /// "Play suspended" (10.3.6).
+    pub suspended: &'static str,
+    /// "none".
+    pub none: &'static str,
 }
 
 impl ChartLabels {
@@ -98,6 +110,10 @@ impl ChartLabels {
             as_of: "на",
             limit: "Лимит",
             not_counted: "* ход варианта, не учитывается (п. 10.3.5)",
+            breaks: "Перерывы (п. 10.4)",
+            special: "особый, п. 10.4.5",
+            suspended: "Игра приостановлена (п. 10.3.6)",
+            none: "нет",
         }
     }
 
@@ -117,6 +133,10 @@ impl ChartLabels {
             as_of: "as of",
             limit: "Limit",
             not_counted: "* variant move, not counted (10.3.5)",
+            breaks: "Breaks (10.4)",
+            special: "special, 10.4.5",
+            suspended: "Play suspended (10.3.6)",
+            none: "none",
         }
     }
 }
@@ -250,6 +270,17 @@ impl TimeChart {
                 white: ledger.limit(Side::White),
                 black: ledger.limit(Side::Black),
             },
+            breaks: super::PerSide {
+                white: effective(&ledger.breaks.white),
+                black: effective(&ledger.breaks.black),
+            },
+            suspensions: ledger
+                .suspensions
+                .iter()
+                .filter_map(super::Suspension::days)
+                .map(|r| DateRange::new(r.from, r.to.min(as_of)))
+                .filter(|r| !r.is_empty())
+                .collect(),
         }
     }
 
@@ -310,11 +341,48 @@ impl TimeChart {
             labels.total.to_lowercase(),
             labels.limit.to_lowercase()
         );
+        let range =
+            |r: &DateRange| format!("{}–{}", r.from.format("%d.%m.%Y"), r.to.format("%d.%m.%Y"));
+        let breaks = |list: &[(DateRange, BreakKind)]| {
+            if list.is_empty() {
+                return labels.none.to_owned();
+            }
+            list.iter()
+                .map(|(r, kind)| match kind {
+                    BreakKind::Ordinary => range(r),
+                    BreakKind::Special => format!("{} ({})", range(r), labels.special),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !self.breaks.white.is_empty() || !self.breaks.black.is_empty() {
+            let _ = writeln!(
+                out,
+                "{}: {} {}; {} {}",
+                labels.breaks,
+                labels.white,
+                breaks(&self.breaks.white),
+                labels.black,
+                breaks(&self.breaks.black)
+            );
+        }
+        if !self.suspensions.is_empty() {
+            let list: Vec<String> = self.suspensions.iter().map(range).collect();
+            let _ = writeln!(out, "{}: {}", labels.suspended, list.join(", "));
+        }
         if has_uncounted {
             let _ = writeln!(out, "{}", labels.not_counted);
         }
         out
     }
+}
+
+/// The days each break counts, with its kind.
+fn effective(breaks: &[super::Break]) -> Vec<(DateRange, BreakKind)> {
+    breaks
+        .iter()
+        .filter_map(|b| b.effective().map(|r| (r, b.kind)))
+        .collect()
 }
 
 impl Ledger {

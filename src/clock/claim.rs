@@ -144,8 +144,8 @@ impl Ledger {
             answered: Some(answered),
         };
         let actual_time = TimeUsed {
-            white: self.total(Side::White, answered),
-            black: self.total(Side::Black, answered),
+            white: self.total_on(Side::White, answered),
+            black: self.total_on(Side::Black, answered),
         };
         let mut check = ClaimCheck {
             actual: (actual_dates, actual_time),

@@ -5,8 +5,8 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Break, BreakError, ClockSettings, DateRange, PerSide, Side, check_break, nth_thinking_day,
-    thinking_days,
+    Break, BreakError, ClockSettings, DateRange, PerSide, Side, check_break, days_outside, merge,
+    nth_thinking_day, thinking_days,
 };
 
 /// One entry of the ledger: a move of one player, the day it was asked for and the day it
@@ -186,6 +186,25 @@ impl Deadline {
 /// `game` module records each move: [`Ledger::answer`] when a player's letter makes a move,
 /// [`Ledger::receive`] when the move is forwarded to the partner, [`Ledger::record_move`]
 /// for moves with no thinking time of their own (forced or variant moves).
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use zaochka::clock::{Break, ClockSettings, Deadline, Ledger, Side};
+/// let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+/// let mut clock = Ledger::new(ClockSettings::default(), d(3, 1), d(12, 31));
+/// // White's first move on the start date costs nothing (10.3.2) ...
+/// assert_eq!(clock.answer(Side::White, d(3, 1)).unwrap(), 0);
+/// // ... and is forwarded to black the same day.
+/// clock.receive(Side::Black, 1, d(3, 1)).unwrap();
+/// clock.add_break(Side::Black, Break::ordinary(d(3, 10), d(3, 19), d(3, 5))).unwrap();
+/// assert_eq!(clock.running_days(Side::Black, d(3, 25)), 8 + 6);
+/// // Black has 50 days for his first ten moves; the break moves the overstep by 10 days.
+/// assert_eq!(clock.overstep_day(Side::Black), Some(d(5, 1)));
+/// assert_eq!(
+///     clock.upcoming(d(3, 25)),
+///     Some(Deadline::Repeat { side: Side::Black, move_number: 1, forwarded: d(3, 1), day: d(4, 20) })
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
     /// The tournament's clock settings.
@@ -491,10 +510,11 @@ impl Ledger {
         self.limit(side) - self.total(side, today)
     }
 
-    /// Whether `side`'s total exceeds the limit at `today` (10.3.5).
+    /// Whether `side` has overstepped on or before `today` (10.3.5; see
+    /// [`Ledger::overstep_day`]).
     #[must_use]
     pub fn is_overstepped(&self, side: Side, today: NaiveDate) -> bool {
-        self.days_left(side, today) < 0
+        self.overstep_day(side).is_some_and(|day| day <= today)
     }
 
     /// The last day something happened on `side`'s clock: its own start, the receipt of its
@@ -544,23 +564,169 @@ impl Ledger {
             .map(|p| (p, p.received.max(self.starts[side])))
     }
 
-    /// The first day, from the last event on `side`'s clock on, on which `side`'s total
-    /// exceeds the limit if no answer comes (10.3.5): breaks of both players skipped, nothing
-    /// after the end-of-play date (after it the game goes to adjudication, 10.5.2). `None` if
+    /// The total of `side` as it stood on `day`: the thinking days of every move up to its
+    /// answer or `day`, whichever is earlier, plus the penalties charged on or before `day`.
+    #[must_use]
+    pub fn total_on(&self, side: Side, day: NaiveDate) -> i64 {
+        let off = self.off_days();
+        let start = self.starts[side];
+        let thinking: i64 = self
+            .answers
+            .iter()
+            .filter(|a| a.side == side)
+            .map(|a| {
+                let from = a.received.max(start);
+                let to = a
+                    .answered
+                    .map_or(day, |on| on.min(day))
+                    .min(self.end_of_play);
+                i64::from(thinking_days(from, to, &off))
+            })
+            .sum();
+        let penalties: i64 = self
+            .penalties
+            .iter()
+            .filter(|p| p.side == side && p.on <= day)
+            .map(|p| i64::from(p.days))
+            .sum();
+        thinking + penalties
+    }
+
+    /// The limit that applied to `side` on `day`: from the counted moves made before that day
+    /// (a move made on `day` itself still answers to the old limit: the tenth move made on
+    /// the 51st day is an overstep, 10.3.5).
+    #[must_use]
+    pub fn limit_on(&self, side: Side, day: NaiveDate) -> i64 {
+        let made = self
+            .answers
+            .iter()
+            .filter(|a| a.side == side && a.is_counted && a.answered.is_some_and(|on| on < day))
+            .count();
+        self.settings.limit(u32::try_from(made).unwrap_or(u32::MAX))
+    }
+
+    /// The day play last resumed after a suspension, or the start of `side`: an overstep
+    /// before it has been dealt with by the arbiter.
+    fn clock_cleared(&self, side: Side) -> NaiveDate {
+        self.suspensions
+            .iter()
+            .filter_map(|s| s.resumed)
+            .fold(self.starts[side], NaiveDate::max)
+    }
+
+    /// The first day on which `side`'s total exceeded the limit that applied that day
+    /// ([`Ledger::total_on`] > [`Ledger::limit_on`], 10.3.5), counting from the player's
+    /// start or the last resumption of play, and — when it has not happened yet — the day it
+    /// will happen if no answer comes. Breaks of both players are skipped; nothing after the
+    /// end-of-play date counts (after it the game goes to adjudication, 10.5.2). `None` if
     /// that never happens.
+    ///
+    /// An answer that came after the overstep day does not undo the overstep: the tenth move
+    /// made on the 51st day oversteps on the 51st day, though the limit is 100 afterwards.
     #[must_use]
     pub fn overstep_day(&self, side: Side) -> Option<NaiveDate> {
-        let from = self.last_event(side);
-        let base = self.base(side);
-        let limit = self.limit(side);
-        let day = if base > limit {
-            from
-        } else {
-            let (_, counting_from) = self.pending_of(side)?;
-            let need = u32::try_from(limit - base + 1).ok()?;
-            nth_thinking_day(counting_from, need, &self.off_days())?.max(from)
-        };
-        (day <= self.end_of_play).then_some(day)
+        let from = self.clock_cleared(side);
+        let end = self.end_of_play;
+        if from > end {
+            return None;
+        }
+        let start = self.starts[side];
+        let off = merge(&self.off_days());
+        // Each move of the side: when its days start, its answer, whether it counts.
+        let moves: Vec<(NaiveDate, Option<NaiveDate>, bool)> = self
+            .answers
+            .iter()
+            .filter(|a| a.side == side)
+            .map(|a| (a.received.max(start), a.answered, a.is_counted))
+            .collect();
+        // Answered moves by answer day, with their full days; penalties by day.
+        let mut answered: Vec<(NaiveDate, i64, bool)> = moves
+            .iter()
+            .filter_map(|&(r, a, counted)| {
+                a.map(|a| (a, i64::from(days_outside(r, a.min(end), &off)), counted))
+            })
+            .collect();
+        answered.sort_by_key(|&(a, _, _)| a);
+        let mut penalties: Vec<(NaiveDate, i64)> = self
+            .penalties
+            .iter()
+            .filter(|p| p.side == side)
+            .map(|p| (p.on, i64::from(p.days)))
+            .collect();
+        penalties.sort_by_key(|&(on, _)| on);
+        // The days on which the total or the limit changes other than by one more thinking
+        // day: the first day of each move's thinking, the day after each answer (the limit
+        // grows), each penalty.
+        let mut points = vec![from];
+        for &(r, a, _) in &moves {
+            points.extend(r.succ_opt());
+            points.extend(a.and_then(|on| on.succ_opt()));
+        }
+        points.extend(penalties.iter().map(|&(on, _)| on));
+        points.retain(|d| from <= *d && *d <= end);
+        points.sort();
+        points.dedup();
+        // Walk the points in order, keeping `total_on` and `limit_on` of each as running sums.
+        let (mut next_answer, mut next_penalty) = (0, 0);
+        let (mut finished_days, mut made, mut penalty_days) = (0i64, 0u32, 0i64);
+        let mut next_made = 0;
+        for (k, &s) in points.iter().enumerate() {
+            // Moves answered on or before `s` count in full; those before `s` raise the limit.
+            while next_answer < answered.len() && answered[next_answer].0 <= s {
+                finished_days += answered[next_answer].1;
+                next_answer += 1;
+            }
+            while next_made < answered.len() && answered[next_made].0 < s {
+                made += u32::from(answered[next_made].2);
+                next_made += 1;
+            }
+            while next_penalty < penalties.len() && penalties[next_penalty].0 <= s {
+                penalty_days += penalties[next_penalty].1;
+                next_penalty += 1;
+            }
+            // The move being thought over on `s`, if any (one at a time).
+            let thinking = moves
+                .iter()
+                .find(|&&(r, a, _)| r < s && a.is_none_or(|on| on > s));
+            let running = thinking.map_or(0, |&(r, _, _)| i64::from(days_outside(r, s, &off)));
+            let total = finished_days + running + penalty_days;
+            let limit = self.settings.limit(made);
+            if total > limit {
+                return Some(s);
+            }
+            // Within the segment only a move being thought over adds days.
+            let last = points
+                .get(k + 1)
+                .and_then(|next| next.pred_opt())
+                .unwrap_or(end);
+            let is_thinking = moves
+                .iter()
+                .any(|&(r, a, _)| r <= s && a.is_none_or(|on| on > s));
+            if is_thinking {
+                let need = u32::try_from(limit - total + 1).ok()?;
+                let day = nth_thinking_day(s, need, &off)?;
+                if day <= last {
+                    return Some(day);
+                }
+            }
+        }
+        None
+    }
+
+    /// The move `side` was thinking over on `day` (or made last before it).
+    fn move_on(&self, side: Side, day: NaiveDate) -> u32 {
+        let start = self.starts[side];
+        self.answers
+            .iter()
+            .filter(|a| a.side == side && a.received.max(start) < day)
+            .find(|a| a.answered.is_none_or(|on| on >= day))
+            .or_else(|| {
+                self.answers
+                    .iter()
+                    .rev()
+                    .find(|a| a.side == side && a.received <= day)
+            })
+            .map_or(1, |a| a.move_number)
     }
 
     /// The first day, from the last event on `side`'s clock on, with `warning_days_left` (7)
@@ -603,18 +769,13 @@ impl Ledger {
     pub fn deadlines(&self) -> Vec<Deadline> {
         let mut out = Vec::new();
         let off = self.off_days();
+        let oversteps = PerSide {
+            white: self.overstep_day(Side::White),
+            black: self.overstep_day(Side::Black),
+        };
         for side in [Side::White, Side::Black] {
-            if let Some(day) = self.overstep_day(side) {
-                let move_number = self.pending_of(side).map_or_else(
-                    || {
-                        self.answers
-                            .iter()
-                            .rev()
-                            .find(|a| a.side == side)
-                            .map_or(0, |a| a.move_number)
-                    },
-                    |(p, _)| p.move_number,
-                );
+            if let Some(day) = oversteps[side] {
+                let move_number = self.move_on(side, day);
                 out.push(Deadline::Overstep {
                     side,
                     move_number,
@@ -650,7 +811,7 @@ impl Ledger {
                 });
             }
             if let Some((day, days_left)) = self.warning(side) {
-                let before_overstep = self.overstep_day(side).is_none_or(|o| day < o);
+                let before_overstep = oversteps[side].is_none_or(|o| day < o);
                 if before_overstep {
                     out.push(Deadline::Warning {
                         side,

@@ -8,9 +8,11 @@
 //! - [`DateRange`] and [`thinking_days`]: the days `d` with `received < d <= answered`, less
 //!   every day on which either player of the game is on a break (10.3.1, 10.4.3);
 //! - [`Break`] and [`check_break`]: a player's break and its limits (10.4.1–10.4.5);
-//! - [`Ledger`]: one game's clock — every answer of both players, penalties, breaks, the
-//!   start and the end-of-play date; it gives totals, the limit, days left, the exact day a
-//!   player would overstep, and the [`Deadline`]s of the game;
+//! - [`Ledger`]: one game's clock — every answer of both players, penalties, breaks,
+//!   suspensions, the start and the end-of-play date; it gives totals (now and as they stood
+//!   on any day), the limit, days left, the exact day a player oversteps or would overstep,
+//!   and the [`Deadline`]s of the game (overstep, 40-day repeat, 30-day first-move query,
+//!   7-day warning), each with its day, so the daemon sleeps until the next one;
 //! - [`TimeChart`]: Table 2 of 10.3.6, as data and as plain text;
 //! - [`Claim`] and [`Ledger::check_claim`]: a player's three dates and time fraction
 //!   compared with the clock's own (10.3.1, 10.3.3; zaochka's clock is authoritative).
@@ -242,6 +244,11 @@ fn merge(off: &[DateRange]) -> Vec<DateRange> {
 /// ```
 #[must_use]
 pub fn thinking_days(received: NaiveDate, answered: NaiveDate, off: &[DateRange]) -> u32 {
+    days_outside(received, answered, &merge(off))
+}
+
+/// [`thinking_days`] with the off days already merged (sorted, disjoint).
+fn days_outside(received: NaiveDate, answered: NaiveDate, merged: &[DateRange]) -> u32 {
     if answered <= received {
         return 0;
     }
@@ -249,7 +256,7 @@ pub fn thinking_days(received: NaiveDate, answered: NaiveDate, off: &[DateRange]
         return 0;
     };
     let window = DateRange::new(first, answered);
-    let off_days: u32 = merge(off)
+    let off_days: u32 = merged
         .iter()
         .filter_map(|r| r.intersection(&window))
         .map(|r| r.len_days())

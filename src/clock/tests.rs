@@ -494,6 +494,45 @@ fn clause_10_3_5_the_limit_grows_after_the_tenth_counted_move() {
 }
 
 #[test]
+fn clause_10_3_5_the_tenth_move_made_on_the_51st_day_is_an_overstep_though_the_limit_grows() {
+    let start = d26(1, 1);
+    let mut l = Ledger::new(ClockSettings::default(), start, d26(12, 31));
+    // Nine moves at once, then the tenth after 51 days.
+    for n in 1..=10 {
+        if n > 1 {
+            l.receive(Side::White, n, start).unwrap();
+        }
+        let on = if n == 10 { plus(start, 51) } else { start };
+        l.answer(Side::White, on).unwrap();
+        l.receive(Side::Black, n, on).unwrap();
+        l.answer(Side::Black, on).unwrap();
+    }
+    assert_eq!(l.limit(Side::White), 100);
+    assert_eq!(l.limit_on(Side::White, plus(start, 51)), 50);
+    assert_eq!(l.total_on(Side::White, plus(start, 51)), 51);
+    // The letter came in before the daemon's sweep of that day: the overstep stands.
+    assert_eq!(l.overstep_day(Side::White), Some(plus(start, 51)));
+    assert!(l.is_overstepped(Side::White, plus(start, 60)));
+    assert!(l.deadlines().contains(&Deadline::Overstep {
+        side: Side::White,
+        move_number: 10,
+        day: plus(start, 51)
+    }));
+    // On the 50th day it would have been in time.
+    let mut l = Ledger::new(ClockSettings::default(), start, d26(12, 31));
+    for n in 1..=10 {
+        if n > 1 {
+            l.receive(Side::White, n, start).unwrap();
+        }
+        let on = if n == 10 { plus(start, 50) } else { start };
+        l.answer(Side::White, on).unwrap();
+        l.receive(Side::Black, n, on).unwrap();
+        l.answer(Side::Black, on).unwrap();
+    }
+    assert_eq!(l.overstep_day(Side::White), None);
+}
+
+#[test]
 fn clause_10_3_5_a_penalty_can_overstep_the_player_not_to_move() {
     let mut l = Ledger::new(ClockSettings::default(), d26(1, 1), d26(12, 31));
     l.answer(Side::White, d26(2, 15)).unwrap(); // 45 days
@@ -737,6 +776,42 @@ fn clause_10_3_6_the_time_chart_text_is_a_fixed_width_table_in_russian_or_englis
 }
 
 #[test]
+fn clause_10_3_6_the_time_chart_lists_breaks_and_suspensions() {
+    let mut l = sample_game();
+    l.add_break(
+        Side::Black,
+        Break::ordinary(d26(10, 10), d26(10, 25), d26(10, 12)),
+    )
+    .unwrap();
+    l.add_break(Side::White, Break::special(d26(4, 1), d26(4, 5), d26(4, 2)))
+        .unwrap();
+    l.suspend(d26(11, 1));
+    let chart = l.time_chart(d26(11, 20));
+    assert_eq!(
+        chart.breaks.black,
+        vec![(
+            DateRange::new(d26(10, 12), d26(10, 25)),
+            BreakKind::Ordinary
+        )]
+    );
+    assert_eq!(
+        chart.suspensions,
+        vec![DateRange::new(d26(11, 2), d26(11, 20))]
+    );
+    let text = chart.to_text(&ChartLabels::ru());
+    assert!(
+        text.contains(
+            "Перерывы (п. 10.4): Белые 01.04.2026–05.04.2026 (особый, п. 10.4.5); \
+             Чёрные 12.10.2026–25.10.2026\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Игра приостановлена (п. 10.3.6): 02.11.2026–20.11.2026\n"));
+    let en = chart.to_text(&ChartLabels::en());
+    assert!(en.contains("Breaks (10.4): White 01.04.2026–05.04.2026 (special, 10.4.5)"));
+}
+
+#[test]
 fn clause_10_3_6_the_time_chart_serialises_as_data() {
     let chart = sample_game().time_chart(d26(3, 20));
     let json = serde_json::to_value(&chart).unwrap();
@@ -827,6 +902,27 @@ fn clause_10_3_3_in_strict_mode_missing_dates_are_pointed_out_and_a_repeat_costs
     assert!(check.is_incomplete(&strict));
     assert_eq!(check.penalty_due(&strict, false), None);
     assert_eq!(check.penalty_due(&strict, true), Some(6));
+}
+
+#[test]
+fn clause_10_3_1_the_claimed_time_is_compared_with_the_totals_on_the_day_of_the_answer() {
+    let mut l = sample_game();
+    l.answer(Side::Black, d26(3, 15)).unwrap();
+    l.receive(Side::White, 3, d26(3, 15)).unwrap();
+    l.answer(Side::White, d26(3, 20)).unwrap();
+    // Checked after later moves, black's letter of 15.03 still had 6/14 right.
+    let claim = Claim {
+        dates: ThreeDates {
+            partner_sent: Some(d26(3, 10)),
+            received: Some(d26(3, 10)),
+            answered: Some(d26(3, 15)),
+        },
+        time: Some(TimeUsed {
+            white: 6,
+            black: 14,
+        }),
+    };
+    assert!(l.check_claim(Side::Black, d26(3, 25), &claim).is_clean());
 }
 
 #[test]
@@ -1041,22 +1137,47 @@ proptest! {
 
     #[test]
     fn the_overstep_day_is_the_first_day_the_total_exceeds_the_limit((l, _) in ledger()) {
+        let off = l.off_days();
         for side in [Side::White, Side::Black] {
-            // Brute force: from the last event on the side's clock, day by day to the end.
-            let mut from = l.starts[side];
-            for a in l.answers.iter().filter(|a| a.side == side) {
-                from = from.max(a.answered.unwrap_or(a.received));
-            }
-            for p in l.penalties.iter().filter(|p| p.side == side) {
-                from = from.max(p.on);
-            }
-            for resumed in l.suspensions.iter().filter_map(|s| s.resumed) {
-                from = from.max(resumed);
-            }
+            // Brute force, day by day from the start (or the last resumption) to the end of
+            // play, counting each move's days one by one.
+            let start = l.starts[side];
+            let from = l
+                .suspensions
+                .iter()
+                .filter_map(|s| s.resumed)
+                .fold(start, NaiveDate::max);
+            let total_at = |day: NaiveDate| -> i64 {
+                let thinking: i64 = l
+                    .answers
+                    .iter()
+                    .filter(|a| a.side == side)
+                    .map(|a| {
+                        let to = a.answered.unwrap_or(day).min(day).min(l.end_of_play);
+                        i64::from(brute_days(a.received.max(start), to, &off))
+                    })
+                    .sum();
+                let penalties: i64 = l
+                    .penalties
+                    .iter()
+                    .filter(|p| p.side == side && p.on <= day)
+                    .map(|p| i64::from(p.days))
+                    .sum();
+                thinking + penalties
+            };
+            let limit_at = |day: NaiveDate| -> i64 {
+                let made = l
+                    .answers
+                    .iter()
+                    .filter(|a| a.side == side && a.is_counted)
+                    .filter(|a| a.answered.is_some_and(|on| on < day))
+                    .count() as i64;
+                50 * (made / 10 + 1)
+            };
             let mut expected = None;
             let mut day = from;
             while day <= l.end_of_play {
-                if l.total(side, day) > l.limit(side) {
+                if total_at(day) > limit_at(day) {
                     expected = Some(day);
                     break;
                 }
@@ -1070,15 +1191,22 @@ proptest! {
     fn no_deadline_falls_before_receipt_or_after_the_end((l, _) in ledger()) {
         for dl in l.deadlines() {
             prop_assert!(dl.day() <= l.end_of_play, "{:?}", dl);
-            // The receipt of the latest move asked of the side the deadline concerns.
-            let side = dl.side();
-            let receipt = l
-                .answers
-                .iter()
-                .rev()
-                .find(|a| a.side == side)
-                .map_or(l.starts[side], |a| a.received.max(l.starts[side]));
-            prop_assert!(dl.day() >= receipt, "{:?} before receipt {}", dl, receipt);
+            // Repeats, queries and warnings concern the move awaited now.
+            if !matches!(dl, Deadline::Overstep { .. }) {
+                let p = l.pending().unwrap();
+                let receipt = p.received.max(l.starts[p.side]);
+                prop_assert!(dl.day() >= receipt, "{:?} before receipt {}", dl, receipt);
+            }
+            // An overstep falls within (or after) the move it names.
+            if let Deadline::Overstep { side, move_number, day } = dl {
+                let received = l
+                    .answers
+                    .iter()
+                    .filter(|a| a.side == side && a.move_number == move_number)
+                    .map(|a| a.received.max(l.starts[side]))
+                    .min();
+                prop_assert!(received.is_some_and(|r| r <= day), "{:?}", dl);
+            }
             prop_assert!(dl.day() >= l.start);
             if let Deadline::Warning { side, days_left, day, .. } = dl {
                 prop_assert_eq!(l.days_left(side, day), days_left);

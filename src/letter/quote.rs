@@ -4,8 +4,9 @@
 //! Mail, Yandex and Mail.ru in Russian and English, with everything after them that is not
 //! `>`-quoted (so a bottom-posted answer below a `>` quote is kept); Outlook's
 //! "-----Original Message-----" and its `From:`/`Sent:` block; forwarded-message markers; and
-//! the signature after a `-- ` line. A reply quoting zaochka's own letter therefore never
-//! reaches the reader, whatever moves that letter contains.
+//! the signature after a `-- ` line; and, as a last guard, the lines only zaochka's own
+//! letters have, should a client paste one without any quote mark. A reply quoting zaochka's
+//! own letter therefore never reaches the reader, whatever moves that letter contains.
 
 /// The text the player wrote: `text` without quotes, reply headers and signature.
 ///
@@ -24,7 +25,11 @@ pub fn own_text(text: &str) -> String {
     while i < lines.len() {
         let line = lines[i];
         let trimmed = line.trim();
-        if is_signature(line) || is_cut_marker(trimmed) || is_header_block(&lines[i..]) {
+        if is_signature(line)
+            || is_cut_marker(trimmed)
+            || is_header_block(&lines[i..])
+            || is_zaochka_letter(trimmed)
+        {
             break;
         }
         if is_quoted(trimmed) {
@@ -95,6 +100,20 @@ fn is_cut_marker(trimmed: &str) -> bool {
     ];
     (core.len() < lower.len() || core.ends_with(':')) && MARKERS.contains(&core)
         || trimmed.len() >= 20 && trimmed.chars().all(|c| c == '_')
+}
+
+/// A line only zaochka's own letters have (templates/*/forward.txt, receipt.txt,
+/// start_list.txt): a copy of such a letter pasted without any quote mark is cut there, so
+/// its moves are never read as the player's.
+fn is_zaochka_letter(trimmed: &str) -> bool {
+    trimmed.starts_with("Турнир ") && trimmed.contains("(белые)")
+        || trimmed.starts_with("Tournament ") && trimmed.contains("(White)")
+        || trimmed.contains("записан и отправлен партнёру")
+        || trimmed.contains("is recorded and sent to your partner")
+        || trimmed.starts_with("Чтобы ответить, нажмите")
+        || trimmed.starts_with("To answer, press")
+        || trimmed.starts_with("Ходы посылайте письмом на")
+        || trimmed.starts_with("Send your moves by mail to")
 }
 
 /// Outlook's header block: `From:`/`От:` followed closely by `Sent:`/`Отправлено:`/`Date:`.
@@ -202,6 +221,20 @@ mod tests {
         let text = "Сдаюсь\n\nОт: Zaochka <z@x>\nОтправлено: 1 декабря 2026 г. 10:00\n\
                     Кому: me\nТема: Партия 7\n\nМой ход: 1. c3-d4\n";
         assert_eq!(own_text(text), "Сдаюсь\n");
+    }
+
+    #[test]
+    fn zaochka_letter_pasted_without_quote_marks_is_cut() {
+        let text = "Мой ход: 13. e3-f4\n\nЗдравствуйте, Иван!\n\
+                    Турнир ЗШ-2026-1, партия 7: Петрова (белые) — Иванов (чёрные).\n\
+                    Ход партнёра: 12... f8:d6\n";
+        assert_eq!(
+            own_text(text),
+            "Мой ход: 13. e3-f4\n\nЗдравствуйте, Иван!\n"
+        );
+        let receipt =
+            "Сдаюсь\nВаш ход 13. e3-f4 в партии 7 (А — Б) записан и отправлен партнёру.\n";
+        assert_eq!(own_text(receipt), "Сдаюсь\n");
     }
 
     #[test]

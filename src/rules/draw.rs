@@ -1,11 +1,16 @@
 //! A game's history ([`GameRecord`]) and the draw rules that need it.
 //!
-//! The draw rules follow the Russian rules of the sport "checkers" (Minsport; the endgame
-//! clauses of the 8x8 and 10x10 sections, as also published in the 2013 edition, order
-//! No. 722, section 3.5 for 10x10). A "move" in these rules is one move of each side (two
-//! plies); "by his N-th move" counts the stronger side's moves from the moment the balance
-//! of forces arose. Draws are *claims*: [`GameRecord::draw_claim`] says which rule ends the
-//! game now.
+//! The draw rules follow the Russian rules of the sport "checkers" (Minsport): the 10x10
+//! clauses as in the 2013 edition (order No. 722, section 3.5: 25 king moves; three pieces
+//! against a king by the 16th move; two pieces or one against a king by the 5th move); the
+//! 8x8 clauses in their standard FShR formulation (15 king moves; three kings against one by
+//! the 15th move; three pieces against a king on the main road by the 5th move; unchanged
+//! balance with kings on both sides 5/30/60 moves) — the 2022 text itself was not at hand.
+//! A "move" in these rules is one move of each side (two plies); "by his N-th move" counts
+//! the stronger side's moves from the moment the balance of forces arose (with 1 against 1
+//! on 10x10, White's). Draws are *claims*: [`GameRecord::draw_claim`] says which rule ends
+//! the game now; the rules of play (no move, no pieces) come first in
+//! [`GameRecord::outcome`].
 //!
 //! | rule | russian | hundred | giveaway |
 //! |---|---|---|---|
@@ -63,15 +68,15 @@ impl DrawReason {
             DrawReason::KingMovesOnly { moves } => format!(
                 "в течение {moves} ходов ходили только дамками, без ходов простыми и без взятий"
             ),
-            DrawReason::ThreeAgainstKing { moves } => format!(
-                "три шашки с дамкой против одинокой дамки: дамка не взята {moves}-м ходом"
-            ),
+            DrawReason::ThreeAgainstKing { moves } => {
+                format!("три шашки с дамкой против одинокой дамки: дамка не взята {moves}-м ходом")
+            }
             DrawReason::MainRoad => {
                 "три шашки против одинокой дамки на большой дороге: не взята 5-м ходом".into()
             }
-            DrawReason::BalanceUnchanged { moves } => format!(
-                "у обеих сторон дамки, соотношение сил не менялось {moves} ходов"
-            ),
+            DrawReason::BalanceUnchanged { moves } => {
+                format!("у обеих сторон дамки, соотношение сил не менялось {moves} ходов")
+            }
             DrawReason::TwoAgainstKing => {
                 "две шашки с дамкой против одинокой дамки: дамка не взята 5-м ходом".into()
             }
@@ -85,16 +90,25 @@ impl fmt::Display for DrawReason {
         match self {
             DrawReason::Repetition => f.write_str("threefold repetition"),
             DrawReason::KingMovesOnly { moves } => {
-                write!(f, "{moves} moves of kings only, no man moved and no capture")
+                write!(
+                    f,
+                    "{moves} moves of kings only, no man moved and no capture"
+                )
             }
             DrawReason::ThreeAgainstKing { moves } => {
-                write!(f, "three pieces against a lone king, not taken by the {moves}th move")
+                write!(
+                    f,
+                    "three pieces against a lone king, not taken by the {moves}th move"
+                )
             }
             DrawReason::MainRoad => f.write_str(
                 "three pieces against a lone king on the main road, not taken by the 5th move",
             ),
             DrawReason::BalanceUnchanged { moves } => {
-                write!(f, "kings on both sides and the balance unchanged for {moves} moves")
+                write!(
+                    f,
+                    "kings on both sides and the balance unchanged for {moves} moves"
+                )
             }
             DrawReason::TwoAgainstKing => {
                 f.write_str("two pieces against a lone king, not taken by the 5th move")

@@ -204,33 +204,50 @@ impl<G: Geo, S: Sink> Captures<'_, G, S> {
     }
 
     /// Captures of a man on bit `sq`; returns whether it had any (and emitted them).
+    #[inline(always)]
     fn man(&mut self, sq: u32, captured: u64) -> bool {
         let b = 1u64 << sq;
-        let mut any = false;
-        for d in G::DIRS {
-            let mid = step::<G>(b, d) & self.opp & !captured;
-            if mid == 0 {
-                continue;
-            }
-            let land = step::<G>(mid, d) & self.empty;
-            if land == 0 {
-                continue;
-            }
-            any = true;
-            let l = land.trailing_zeros();
-            self.push(l, mid.trailing_zeros());
-            let c2 = captured | mid;
-            let crowned = land & self.crown != 0;
-            if crowned && G::CROWN_IN_PASSING {
-                if !self.king(l, c2, true) {
-                    self.emit(true, c2);
-                }
-            } else if !self.man(l, c2) {
-                self.emit(crowned, c2);
-            }
-            self.len -= 1;
+        let opp = self.opp & !captured;
+        // Most landing squares have no opponent next to them: say so without a call.
+        let n = G::N;
+        if ((b >> (n + 1)) | (b >> n) | (b << n) | (b << (n + 1))) & opp == 0 {
+            return false;
         }
-        any
+        self.man_jumps(b, opp, captured)
+    }
+
+    fn man_jumps(&mut self, b: u64, opp: u64, captured: u64) -> bool {
+        // The four directions written out, so that each step is a constant shift.
+        let any0 = self.man_jump(b, opp, captured, G::DIRS[0]);
+        let any1 = self.man_jump(b, opp, captured, G::DIRS[1]);
+        let any2 = self.man_jump(b, opp, captured, G::DIRS[2]);
+        let any3 = self.man_jump(b, opp, captured, G::DIRS[3]);
+        any0 | any1 | any2 | any3
+    }
+
+    #[inline(always)]
+    fn man_jump(&mut self, b: u64, opp: u64, captured: u64, d: i32) -> bool {
+        let mid = step::<G>(b, d) & opp;
+        if mid == 0 {
+            return false;
+        }
+        let land = step::<G>(mid, d) & self.empty;
+        if land == 0 {
+            return false;
+        }
+        let l = land.trailing_zeros();
+        self.push(l, mid.trailing_zeros());
+        let c2 = captured | mid;
+        let crowned = land & self.crown != 0;
+        if crowned && G::CROWN_IN_PASSING {
+            if !self.king(l, c2, true) {
+                self.emit(true, c2);
+            }
+        } else if !self.man(l, c2) {
+            self.emit(crowned, c2);
+        }
+        self.len -= 1;
+        true
     }
 
     /// Captures of a king on bit `sq` (`crowned`: a man crowned during this move).

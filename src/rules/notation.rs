@@ -396,6 +396,41 @@ mod tests {
         }
     }
 
+    fn square() -> impl proptest::strategy::Strategy<Value = SquareText> {
+        use proptest::prelude::*;
+        (
+            prop::sample::select(vec!['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'k']),
+            1u8..=10,
+        )
+            .prop_map(|(file, rank)| SquareText::Alg { file, rank })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn display_then_parse_gives_the_same_move(
+            squares in proptest::collection::vec(square(), 2..6),
+            numeric in proptest::collection::vec(1u8..=50, 2..6),
+            is_capture: bool,
+            use_numeric: bool,
+        ) {
+            let mut squares = if use_numeric {
+                numeric.into_iter().map(SquareText::Num).collect()
+            } else {
+                squares
+            };
+            if !is_capture {
+                squares.truncate(2);
+            }
+            let m = MoveText { squares, is_capture };
+            proptest::prop_assert_eq!(parse(&m.to_string()), Ok(m));
+        }
+
+        #[test]
+        fn any_text_parses_or_fails_without_panic(s in "\\PC{0,30}") {
+            let _ = parse(&s);
+        }
+    }
+
     #[test]
     fn squares_off_an_8x8_board_are_still_syntax() {
         assert_eq!(parse("i9-k10").unwrap().squares.len(), 2);

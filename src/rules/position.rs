@@ -83,9 +83,8 @@ impl Position {
 
     pub(crate) fn square_of_bit(&self, bit: u32) -> Square {
         let size = self.size();
-        // The generator only yields bits of real squares.
-        let s = square_for(size, bit).unwrap_or(0);
-        Square::from_number(size, s + 1).unwrap_or_else(|| unreachable_square(size))
+        // The generator only yields bits of real squares; 0 is never reached.
+        Square::from_valid_index(size, square_for(size, bit).unwrap_or(0))
     }
 
     /// The piece on a square (`None` for an empty square or a square of the other board).
@@ -162,10 +161,10 @@ impl Position {
         let mut sink = RouteSink(Vec::new());
         let white = self.side == Color::White;
         movegen::generate::<super::board::G10Free, _>(&self.bb, white, &mut sink);
-        self.to_moves(sink.0)
+        self.moves_of_routes(sink.0)
     }
 
-    fn to_moves(&self, routes: Vec<Route>) -> Vec<Move> {
+    fn moves_of_routes(&self, routes: Vec<Route>) -> Vec<Move> {
         let mut moves: Vec<Move> = routes
             .into_iter()
             .map(|r| Move {
@@ -189,7 +188,7 @@ impl Position {
     /// Every legal move, each capture route separately (two routes with the same start,
     /// end and captured set are both listed), sorted by their full algebraic notation.
     pub fn legal_moves(&self) -> Vec<Move> {
-        self.to_moves(self.routes())
+        self.moves_of_routes(self.routes())
     }
 
     /// The legal moves of the piece on `sq` (10.2.10: "the piece on the named square has
@@ -219,6 +218,17 @@ impl Position {
     /// routes with the same effect count as one.
     pub fn is_forced(&self) -> bool {
         self.distinct_move_count() == 1
+    }
+
+    /// The only move, when the side to move has exactly one (10.2.4: a forced move may be
+    /// answered in the same letter); routes with the same effect count as one.
+    pub fn forced_move(&self) -> Option<Move> {
+        let moves = self.legal_moves();
+        let first = moves.first()?;
+        moves
+            .iter()
+            .all(|m| m.same_effect(first))
+            .then(|| first.clone())
     }
 
     /// The position after `mv`, which should be one of [`Position::legal_moves`] (a move
@@ -256,8 +266,60 @@ impl Position {
     }
 }
 
-#[cold]
-fn unreachable_square(size: u8) -> Square {
-    // Only reached if the bit tables were wrong; square 1 exists on both boards.
-    Square::from_number(size, 1).unwrap_or_else(|| panic!("board size {size} has no square 1"))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        Square::from_algebraic(8, name).unwrap()
+    }
+
+    #[test]
+    fn a_single_capture_is_a_forced_move_10_2_4() {
+        let p = Position::from_fen(Variant::Russian, "W:Wc3,g3:Bd4").unwrap();
+        assert!(p.is_forced());
+        assert_eq!(p.forced_move().unwrap().to_string(), "c3:e5");
+        let start = Position::start(Variant::Russian);
+        assert!(!start.is_forced());
+        assert_eq!(start.forced_move(), None);
+    }
+
+    #[test]
+    fn routes_round_a_circuit_either_way_count_once() {
+        // a king going round a circuit of four pieces either way back to c3
+        let p = Position::from_fen(Variant::Russian, "W:WKc3:Bb4,b6,d4,d6").unwrap();
+        let routes: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(routes.len(), 6);
+        assert!(routes.contains(&"c3:a5:c7:e5:c3".to_string()));
+        assert!(routes.contains(&"c3:e5:c7:a5:c3".to_string()));
+        assert_eq!(p.distinct_move_count(), 5);
+    }
+
+    #[test]
+    fn moves_from_names_the_moves_of_one_piece() {
+        let start = Position::start(Variant::Russian);
+        let names: Vec<String> = start
+            .moves_from(sq("c3"))
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(names, ["c3-b4", "c3-d4"]);
+        assert!(start.moves_from(sq("c1")).is_empty());
+        assert_eq!(start.piece_at(sq("c1")), Some((Color::White, Piece::Man)));
+        assert_eq!(start.piece_at(sq("d4")), None);
+        assert_eq!(start.piece_at(Square::from_number(10, 1).unwrap()), None);
+    }
+
+    #[test]
+    fn start_positions_have_the_right_pieces() {
+        let r = Position::start(Variant::Russian);
+        assert_eq!(
+            r.to_fen(),
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        );
+        let h = Position::start(Variant::Hundred);
+        assert_eq!(h.count(Color::White, Piece::Man), 20);
+        assert_eq!(h.count(Color::Black, Piece::Man), 20);
+        assert_eq!(Position::start(Variant::Giveaway).legal_moves().len(), 7);
+    }
 }

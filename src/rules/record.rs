@@ -51,7 +51,7 @@ pub enum RecordError {
 
 fn number_label(ply: usize, start_black: bool) -> String {
     let p = ply + usize::from(start_black);
-    if p % 2 == 0 {
+    if p.is_multiple_of(2) {
         format!("{}.", p / 2 + 1)
     } else {
         format!("{}...", p / 2 + 1)
@@ -79,7 +79,9 @@ fn routes(pos: &Position, fits: impl Fn(&Move) -> bool) -> usize {
 pub fn semi_short(pos: &Position, mv: &Move) -> String {
     let sep = if mv.is_capture() { ":" } else { "" };
     let by_file = routes(pos, |m| {
-        m.from().file() == mv.from().file() && m.to() == mv.to() && m.is_capture() == mv.is_capture()
+        m.from().file() == mv.from().file()
+            && m.to() == mv.to()
+            && m.is_capture() == mv.is_capture()
     });
     if by_file == 1 {
         return format!("{}{sep}{}", mv.from().file_char(), mv.to());
@@ -213,11 +215,12 @@ impl GameRecord {
         let mut rec = GameRecord::new(start);
         for token in movetext_tokens(text) {
             let ply = rec.moves().len();
-            let m = read_semi_short(rec.position(), &token).map_err(|reason| RecordError::Move {
-                number: number_label(ply, start_black),
-                text: token.clone(),
-                reason,
-            })?;
+            let m =
+                read_semi_short(rec.position(), &token).map_err(|reason| RecordError::Move {
+                    number: number_label(ply, start_black),
+                    text: token.clone(),
+                    reason,
+                })?;
             let next = rec.position().play(&m);
             rec.push_unchecked(m, next);
         }
@@ -398,7 +401,9 @@ impl PdnGame {
             }
         }
         let take = |tags: &mut Vec<(String, String)>, name: &str| {
-            let i = tags.iter().position(|(k, _)| k.eq_ignore_ascii_case(name))?;
+            let i = tags
+                .iter()
+                .position(|(k, _)| k.eq_ignore_ascii_case(name))?;
             Some(tags.remove(i).1)
         };
         let variant = match take(&mut tags, "GameType") {

@@ -136,7 +136,11 @@ impl fmt::Display for IllegalReason {
             }
             IllegalReason::Unreadable => f.write_str("cannot read the move (10.2.2)"),
             IllegalReason::NotOnBoard(sq) => {
-                write!(f, "{} is not a square of this board (10.2.10)", square_text(*sq))
+                write!(
+                    f,
+                    "{} is not a square of this board (10.2.10)",
+                    square_text(*sq)
+                )
             }
             IllegalReason::NoPiece(sq) => write!(f, "there is no piece on {sq} (10.2.10)"),
             IllegalReason::NotYourPiece(sq) => {
@@ -157,7 +161,11 @@ impl fmt::Display for IllegalReason {
                 write!(f, "no such capture route; possible: {} (10.2.10)", list(m))
             }
             IllegalReason::NoSuchMove(m) => {
-                write!(f, "this piece cannot move so; possible: {} (10.2.10)", list(m))
+                write!(
+                    f,
+                    "this piece cannot move so; possible: {} (10.2.10)",
+                    list(m)
+                )
             }
             IllegalReason::PieceCannotMove(sq) => {
                 write!(f, "the piece on {sq} has no move (10.2.10)")

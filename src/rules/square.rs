@@ -40,8 +40,8 @@ impl Square {
             return None;
         }
         let row = size - rank; // 0 = top
-        let offset = if row % 2 == 0 { 1 } else { 0 };
-        if file < offset || (file - offset) % 2 != 0 {
+        let offset = u8::from(row.is_multiple_of(2));
+        if file < offset || !(file - offset).is_multiple_of(2) {
             return None;
         }
         let col = (file - offset) / 2;
@@ -65,14 +65,22 @@ impl Square {
         files.iter().position(|&c| c == f).map(|i| i as u8)
     }
 
+    /// A square from a board side and a 0-based index the caller knows to be valid (the
+    /// move generator's tables).
+    pub(crate) fn from_valid_index(size: u8, index: u8) -> Square {
+        Square { size, index }
+    }
+
     /// The square a [`SquareText`] names on a board of side `size`, or `None` when it is
     /// not a dark square of that board.
     pub fn from_text(size: u8, text: SquareText) -> Option<Square> {
         match text {
             SquareText::Num(n) => Self::from_number(size, n),
-            SquareText::Alg { file, rank } => {
-                Self::from_coords(size, Self::file_index(size, file.to_ascii_lowercase())?, rank)
-            }
+            SquareText::Alg { file, rank } => Self::from_coords(
+                size,
+                Self::file_index(size, file.to_ascii_lowercase())?,
+                rank,
+            ),
         }
     }
 
@@ -96,7 +104,7 @@ impl Square {
         let n = self.size / 2;
         let row = self.index / n;
         let col = self.index % n;
-        2 * col + if row % 2 == 0 { 1 } else { 0 }
+        2 * col + u8::from(row.is_multiple_of(2))
     }
 
     /// The 1-based rank (1 is White's back rank).

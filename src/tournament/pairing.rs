@@ -95,6 +95,13 @@ const MAX_PLAYERS: u32 = 1000;
 ///
 /// Every pair meets once, and every player has white ⌊(n−1)/2⌋ or ⌈(n−1)/2⌉ times.
 ///
+/// ```
+/// let rr = zaochka::tournament::berger(4).unwrap();
+/// let round_2: Vec<(u32, u32)> = rr.round(2).map(|p| (p.white, p.black)).collect();
+/// assert_eq!(round_2, [(4, 3), (1, 2)]);
+/// assert_eq!(rr.pairings.len(), 6);
+/// ```
+///
 /// # Errors
 /// [`PairingError`] for fewer than 2 players or more than 1000.
 pub fn berger(players: u32) -> Result<RoundRobin, PairingError> {

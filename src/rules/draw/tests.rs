@@ -17,8 +17,12 @@ fn plies_until_draw(
 ) -> (usize, DrawReason) {
     assert_eq!(rec.draw_claim(), None);
     let mut budget = 200_000usize;
-    search(rec, 1, man_at, &allow, max, &mut budget)
-        .unwrap_or_else(|| panic!("no draw within {max} plies from {}", rec.start().to_fen_algebraic()))
+    search(rec, 1, man_at, &allow, max, &mut budget).unwrap_or_else(|| {
+        panic!(
+            "no draw within {max} plies from {}",
+            rec.start().to_fen_algebraic()
+        )
+    })
 }
 
 fn search(
@@ -78,9 +82,24 @@ fn on_main_road(sq: Square) -> bool {
 #[test]
 fn threefold_repetition_draws_in_every_variant() {
     for (variant, fen, there, back) in [
-        (Variant::Russian, "W:WKg1,c1,e1:BKb8,d8,f8", ["g1-h2", "b8-a7"], ["h2-g1", "a7-b8"]),
-        (Variant::Giveaway, "W:WKg1,c1,e1:BKb8,d8,f8", ["g1-h2", "b8-a7"], ["h2-g1", "a7-b8"]),
-        (Variant::Hundred, "W:WKi1,c1,e1:BKb10,f10,h10", ["i1-k2", "b10-a9"], ["k2-i1", "a9-b10"]),
+        (
+            Variant::Russian,
+            "W:WKg1,c1,e1:BKb8,d8,f8",
+            ["g1-h2", "b8-a7"],
+            ["h2-g1", "a7-b8"],
+        ),
+        (
+            Variant::Giveaway,
+            "W:WKg1,c1,e1:BKb8,d8,f8",
+            ["g1-h2", "b8-a7"],
+            ["h2-g1", "a7-b8"],
+        ),
+        (
+            Variant::Hundred,
+            "W:WKi1,c1,e1:BKb10,f10,h10",
+            ["i1-k2", "b10-a9"],
+            ["k2-i1", "a9-b10"],
+        ),
     ] {
         let mut rec = record(variant, fen);
         for round in 0..2 {
@@ -91,7 +110,9 @@ fn threefold_repetition_draws_in_every_variant() {
                     .legal_moves()
                     .into_iter()
                     .find(|m| m.to_string() == *text)
-                    .unwrap_or_else(|| panic!("{variant}: {text} in {}", rec.position().to_fen_algebraic()));
+                    .unwrap_or_else(|| {
+                        panic!("{variant}: {text} in {}", rec.position().to_fen_algebraic())
+                    });
                 rec.push(m).unwrap();
             }
         }
@@ -103,13 +124,32 @@ fn threefold_repetition_draws_in_every_variant() {
 #[test]
 fn fifteen_king_moves_draw_on_8x8_and_twenty_five_on_10x10() {
     for (variant, fen, plies, moves) in [
-        (Variant::Russian, "W:WKa1,Kh2,c1,e1,g1:BKh8,Ka7,b8,d8,f8", 30, 15),
-        (Variant::Giveaway, "W:WKa1,Kh2,c1,e1,g1:BKh8,Ka7,b8,d8,f8", 30, 15),
-        (Variant::Hundred, "W:WKa1,Kk2,c1,e1,g1:BKk10,Kb10,d10,f10,h10", 50, 25),
+        (
+            Variant::Russian,
+            "W:WKa1,Kh2,c1,e1,g1:BKh8,Ka7,b8,d8,f8",
+            30,
+            15,
+        ),
+        (
+            Variant::Giveaway,
+            "W:WKa1,Kh2,c1,e1,g1:BKh8,Ka7,b8,d8,f8",
+            30,
+            15,
+        ),
+        (
+            Variant::Hundred,
+            "W:WKa1,Kk2,c1,e1,g1:BKk10,Kb10,d10,f10,h10",
+            50,
+            25,
+        ),
     ] {
         let mut rec = record(variant, fen);
         let got = plies_until_draw(&mut rec, &[], any, 200);
-        assert_eq!(got, (plies, DrawReason::KingMovesOnly { moves }), "{variant}");
+        assert_eq!(
+            got,
+            (plies, DrawReason::KingMovesOnly { moves }),
+            "{variant}"
+        );
     }
 }
 
@@ -124,7 +164,8 @@ fn a_man_move_restarts_the_king_moves_count() {
 #[test]
 fn three_kings_against_a_lone_king_draw_after_the_15th_move_in_russian() {
     let mut rec = record(Variant::Russian, "W:WKa3,Kc1,Ke1:BKh4");
-    let off_road = |p: &Position, m: &Move| p.side_to_move() == Color::White || !on_main_road(m.to());
+    let off_road =
+        |p: &Position, m: &Move| p.side_to_move() == Color::White || !on_main_road(m.to());
     let got = plies_until_draw(&mut rec, &[], off_road, 200);
     // White moves at plies 1, 3, ...: the 15th white move is ply 29.
     assert_eq!(got, (29, DrawReason::ThreeAgainstKing { moves: 15 }));
@@ -179,7 +220,8 @@ fn giveaway_has_no_endgame_count_rules() {
     // three kings against one: in russian a draw at ply 29, in give-away only the
     // king-moves rule (15 moves = 30 plies) ends it.
     let mut rec = record(Variant::Giveaway, "W:WKa3,Kc1,Ke1:BKh4");
-    let off_road = |p: &Position, m: &Move| p.side_to_move() == Color::White || !on_main_road(m.to());
+    let off_road =
+        |p: &Position, m: &Move| p.side_to_move() == Color::White || !on_main_road(m.to());
     let got = plies_until_draw(&mut rec, &[], off_road, 200);
     assert_eq!(got, (30, DrawReason::KingMovesOnly { moves: 15 }));
 }

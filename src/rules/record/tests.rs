@@ -36,8 +36,15 @@ fn semi_short_names_the_whole_square_when_two_pieces_fit() {
     assert_eq!(read_semi_short(&p, "c3d4").unwrap(), m);
     assert!(read_semi_short(&p, "cd4").unwrap_err().contains("several"));
     // a man on c5 cannot go back to d4: the file is enough again
-    p.put(Square::from_algebraic(8, "c5").unwrap(), Some((Color::White, Piece::Man)));
-    let m = p.legal_moves().into_iter().find(|m| m.to_string() == "c3-d4").unwrap();
+    p.put(
+        Square::from_algebraic(8, "c5").unwrap(),
+        Some((Color::White, Piece::Man)),
+    );
+    let m = p
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.to_string() == "c3-d4")
+        .unwrap();
     assert_eq!(semi_short(&p, &m), "cd4");
 }
 
@@ -72,7 +79,9 @@ fn pdn_games_round_trip_for_every_variant() {
     for variant in Variant::ALL {
         for seed in 0..10 {
             let start = if seed % 3 == 2 {
-                some_game(Position::start(variant), 7, seed).position().to_owned()
+                some_game(Position::start(variant), 7, seed)
+                    .position()
+                    .to_owned()
             } else {
                 Position::start(variant)
             };
@@ -114,7 +123,9 @@ fn pdn_tags_come_in_the_standard_order() {
         .collect();
     assert_eq!(
         names,
-        ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"]
+        [
+            "Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"
+        ]
     );
 }
 
@@ -130,7 +141,10 @@ fn pdn_reads_comments_variations_and_both_notations() {
 
 #[test]
 fn bad_pdn_says_what_is_wrong() {
-    assert!(matches!(PdnGame::from_pdn("[Event \"x]\n"), Err(RecordError::Tag(_))));
+    assert!(matches!(
+        PdnGame::from_pdn("[Event \"x]\n"),
+        Err(RecordError::Tag(_))
+    ));
     assert!(matches!(
         PdnGame::from_pdn("[GameType \"21\"]\n1. 9-14 *"),
         Err(RecordError::GameType(_))
@@ -147,4 +161,3 @@ fn bad_pdn_says_what_is_wrong() {
         other => panic!("{other:?}"),
     }
 }
-

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::{Variant, Position};
+use crate::rules::{Position, Variant};
 
 /// A tiny reader for the tests only (the real parser is `MoveText`'s `FromStr`).
 fn mt(s: &str) -> MoveText {
@@ -14,7 +14,10 @@ fn mt(s: &str) -> MoveText {
             },
         })
         .collect();
-    MoveText { squares, is_capture }
+    MoveText {
+        squares,
+        is_capture,
+    }
 }
 
 fn pos(variant: Variant, fen: &str) -> Position {
@@ -51,7 +54,10 @@ fn quiet_moves_resolve_in_algebraic_and_numeric() {
 #[test]
 fn a_square_off_the_board_is_named_10_2_10() {
     let r = Position::start(Variant::Russian);
-    assert_eq!(reason("33-29", &r), IllegalReason::NotOnBoard(SquareText::Num(33)));
+    assert_eq!(
+        reason("33-29", &r),
+        IllegalReason::NotOnBoard(SquareText::Num(33))
+    );
     assert!(matches!(reason("i3-h4", &r), IllegalReason::NotOnBoard(_)));
     let h = Position::start(Variant::Hundred);
     assert!(matches!(reason("j4-i5", &h), IllegalReason::NotOnBoard(_)));
@@ -71,11 +77,18 @@ fn capture_is_compulsory_in_russian_and_the_captures_are_named() {
     let p = pos(Variant::Russian, "W:Wc3,g3:Bd4,a7");
     match reason("g3-h4", &p) {
         IllegalReason::CaptureCompulsory(m) => {
-            assert_eq!(m.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["c3:e5"]);
+            assert_eq!(
+                m.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                ["c3:e5"]
+            );
         }
         other => panic!("{other:?}"),
     }
-    assert!(IllegalReason::CaptureCompulsory(vec![]).ru().contains("бить обязательно"));
+    assert!(
+        IllegalReason::CaptureCompulsory(vec![])
+            .ru()
+            .contains("бить обязательно")
+    );
 }
 
 #[test]
@@ -99,7 +112,10 @@ fn a_capture_stopped_half_way_is_not_finished() {
 
 #[test]
 fn two_routes_with_different_captures_are_ambiguous() {
-    let p = pos(Variant::Russian, "W:Wa3,b2,c3,d2,d4,e1,g3,h2:Ba7,c5,c7,d6,e5,g5,h8");
+    let p = pos(
+        Variant::Russian,
+        "W:Wa3,b2,c3,d2,d4,e1,g3,h2:Ba7,c5,c7,d6,e5,g5,h8",
+    );
     match mt("d4:h4").to_move(&p) {
         Resolution::Ambiguous(m) => {
             let names: Vec<String> = m.iter().map(|m| m.to_string()).collect();
@@ -108,7 +124,10 @@ fn two_routes_with_different_captures_are_ambiguous() {
         other => panic!("{other:?}"),
     }
     assert_eq!(legal("d4:f6:h4", &p), "d4:f6:h4");
-    assert!(matches!(reason("d4:b6:d8:f6", &p), IllegalReason::NoSuchRoute(_)));
+    assert!(matches!(
+        reason("d4:b6:d8:f6", &p),
+        IllegalReason::NoSuchRoute(_)
+    ));
 }
 
 #[test]
@@ -154,4 +173,12 @@ fn short_notation_is_an_impossible_move_10_2_2() {
         bad.to_string(),
         "impossible move 'cd4': written in short notation, full notation is required (10.2.2)"
     );
+}
+
+#[test]
+fn routes_with_the_same_captures_count_as_one_when_resolving() {
+    let p = pos(Variant::Russian, "W:WKc3:Bb4,b6,d4,d6");
+    let m = legal("c3:c3", &p);
+    assert!(m == "c3:a5:c7:e5:c3" || m == "c3:e5:c7:a5:c3", "{m}");
+    assert_eq!(legal("c3:e5:c7:a5:c3", &p), "c3:e5:c7:a5:c3");
 }

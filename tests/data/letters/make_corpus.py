@@ -31,6 +31,29 @@ ZAOCHKA_LETTER = """Здравствуйте, Иван!
 Время: 21/17
 Предлагаю ничью"""
 
+# zaochka's real forward letter (render's golden forward.ru__full), as players get it.
+REAL_FORWARD = """Здравствуйте, Петров Пётр!
+
+Турнир ЗШ-2026-1 «Кубок зимы», партия 7: Иванов Иван (белые) — Петров Пётр (чёрные).
+
+Ваши ходы (повторены партнёром): 12. c3-d4
+Принятая часть вашего варианта: 12... f6-g5 13. g3-h4
+Ход партнёра: 13... g5:e3
+Вариант А: 14. f2:d4 b6-a5
+Партнёр предлагает ничью.
+Даты: 01.12.2026 / 02.12.2026 / 05.12.2026
+Время (белые/чёрные): 23/17
+
+Чтобы ответить, нажмите «Ответить» и напишите сначала ход партнёра, затем свой (п. 10.2.3, 10.2.9):
+Ваш ход: 13... g5:e3
+Мой ход: …
+
+Письмо партнёра:
+Удачи!
+
+-- 
+Федерация заочных шашек"""
+
 PLAYER = """Здравствуйте, Анна!
 Шифр: ЗШ-2026-1, партия 7
 Ваш ход: 12... f8:d6
@@ -70,9 +93,11 @@ def body_bytes(text, charset, cte, nl="\n"):
     return raw
 
 
-def part(text, subtype="plain", charset="utf-8", cte="8bit", extra="", nl="\n"):
-    head = "Content-Type: text/%s; charset=%s%s\nContent-Transfer-Encoding: %s\n\n" % (
-        subtype, charset, extra, cte)
+def part(text, subtype="plain", charset="utf-8", cte="8bit", extra="", nl="\n", declared=None):
+    """declared: the charset the header names, when a client lies ("" names none)."""
+    label = charset if declared is None else declared
+    head = "Content-Type: text/%s%s%s\nContent-Transfer-Encoding: %s\n\n" % (
+        subtype, "; charset=" + label if label else "", extra, cte)
     return head.encode() + body_bytes(text, charset, cte, nl)
 
 
@@ -381,6 +406,53 @@ def corpus():
     plain("080-english-variants-if-then-numeric", "Game 2\nYour move: 20... 19-23\nMy move: 21. 28x19 14x23 22. 32-28\n"
           "If 22... 23x32, then 23. 37x28\nDates: 01.12.2026 / 03.12.2026 / 05.12.2026\nTime: 30/31",
           frm=SMITH, subject="Re: ST-2026-3 game 2")
+
+    plain("081-prose-with-words-between-keywords-and-values",
+          "Добрый вечер, Анна!\nОтвет на ваш ход 12... f8:d6: отвечаю 13. e3-f4.\n"
+          "Даты получения, ответа и отправки: 01.12.2026 / 03.12.2026 / 05.12.2026\n"
+          "Время на обдумывание: белые 23, чёрные 17.\nВсего доброго!")
+    plain("082-english-prose-if-you-want", "Hi Anna,\nthanks for your letter. If you want, we may "
+          "go faster this winter.\nYour move 12... f8:d6; my move 13. e3-f4.\n"
+          "Dates: 01.12.2026 / 03.12.2026 / 05.12.2026. Time used: 23/17.\nCheers, John", frm=SMITH)
+    plain("083-hundred-algebraic-files-i-and-k", "Шифр: СТ-2026-3, партия 4\nВаш ход: 20... b6-a5\n"
+          "Мой ход: 21. i3-k4\nЕсли 21... a5-b4, то 22. k4:i5\n"
+          "Даты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 30/31", subject="СТ-2026-3, партия 4")
+    plain("084-mailru-mobile-top-post", "Ваш ход 12...f8:d6\nМой ход 13.e3-f4\n"
+          "Даты 01.12.2026 03.12.2026 05.12.2026\nВремя 23/17\n\n\n--\n"
+          "Отправлено из мобильной Почты Mail.ru\n\n"
+          "Понедельник, 30 ноября 2026, 18:20 +03:00 от Заочка <zaochka@federation.test>:\n"
+          + ZAOCHKA_LETTER)
+    html("085-outlook-ru-html-original-message", "<html><body><p>Ваш ход: 12... f8:d6<br>"
+         "Мой ход: 13. e3-f4<br>Даты: 01.12.2026 / 03.12.2026 / 05.12.2026<br>Время: 23/17</p>"
+         "<p>-----Исходное сообщение-----<br>От: Заочка [mailto:zaochka@federation.test]<br>"
+         "Отправлено: 30 ноября 2026 г. 18:20<br>Кому: ivanov@players.test<br>Тема: ЗШ-2026-1</p><p>"
+         + ZAOCHKA_LETTER.replace("\n", "<br>") + "</p></body></html>", charset="windows-1251",
+         cte="base64")
+
+    plain("086-gmail-reply-to-real-forward", "Ваш ход: 13... g5:e3\nМой ход: 14. f2:d4\n"
+          "Даты: 05.12.2026 / 06.12.2026 / 06.12.2026\nВремя: 23/18\n\n"
+          "сб, 5 дек. 2026 г. в 12:00, ЗШ почтамт <zaochka@tournament.test>:\n\n" + quote(REAL_FORWARD),
+          frm=("Петров Пётр", "petrov@players.test"), subject="Re: ЗШ-2026-1, партия 7: ход 13... g5:e3",
+          date="Sun, 06 Dec 2026 09:30:00 +0300")
+    plain("087-real-forward-pasted-without-quote-marks", "Ваш ход: 13... g5:e3\nМой ход: 14. f2:d4\n"
+          "Даты: 05.12.2026 / 06.12.2026 / 06.12.2026\nВремя: 23/18\n\n" + REAL_FORWARD,
+          frm=("Петров Пётр", "petrov@players.test"), subject="Re: ЗШ-2026-1, партия 7: ход 13... g5:e3",
+          date="Sun, 06 Dec 2026 09:30:00 +0300")
+    plain("088-only-the-hint-lines-filled-in", "Ваш ход: 13... g5:e3\nМой ход: 14. f2:d4 b6-a5 15. d4-c5\n"
+          "Даты: 05.12.2026 / 06.12.2026 / 06.12.2026\nВремя: 23/18",
+          frm=("Петров Пётр", "petrov@players.test"), subject="Re: ЗШ-2026-1, партия 7: ход 13... g5:e3",
+          date="Sun, 06 Dec 2026 09:30:00 +0300")
+
+    write("089-unlabelled-windows-1251-8bit", part(PLAYER, charset="windows-1251", declared=""))
+    write("090-koi8r-labelled-utf8-base64", part(PLAYER, charset="koi8-r", cte="base64",
+                                                 declared="utf-8"))
+
+    plain("091-lettered-variants-in-one-line", "Ваш ход получен: 12... f8:d6\nОтветный ход: 13. e3-f4\n"
+          "Варианты: а) если 13... g7-h6, то 14. f4-e5; б) на 13... f6-g5 предлагаю 14. f4:h6.\n"
+          "Даты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 23/17")
+
+    plain("092-spaces-around-dashes-and-colons", "Ваш ход: 12... f8 : d6\nМой ход: 13. e3 - f4 g7 -h6 "
+          "14. f4- e5\nДаты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 23/17")
 
 
 if __name__ == "__main__":
