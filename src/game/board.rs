@@ -207,3 +207,58 @@ pub(crate) fn draw_by_rule(start: &Pos, moves: &[Mv]) -> Option<(String, String)
 pub(crate) fn move_text(s: &str) -> MoveText {
     s.parse().expect("a move in full notation")
 }
+
+impl super::model::GameState {
+    /// The game's moves as the `rules` module's record (for the draw rules, PDN and the
+    /// semi-short record).
+    pub fn game_record(&self) -> rules::GameRecord {
+        let (positions, moves) = self.replay();
+        let start = positions
+            .first()
+            .copied()
+            .unwrap_or_else(|| Pos::start(self.variant));
+        let mut record = rules::GameRecord::new(start.0);
+        for m in moves {
+            // Replayed moves are legal in turn; a failure would only stop the record short.
+            if record.push(m.0).is_err() {
+                break;
+            }
+        }
+        record
+    }
+
+    /// The record in semi-short notation (`1.cd4 fg5 2.dc5 b:d4`, 10.5.1); `None` on 10x10,
+    /// where records are numeric (see [`Self::to_pdn`]).
+    pub fn semi_short(&self) -> Option<String> {
+        self.game_record().to_semi_short().ok()
+    }
+
+    /// The game as PDN 3.0: Event (the cipher), Site, Date (the start), Round (the game
+    /// number), White, Black, Result (`*` while unfinished).
+    pub fn to_pdn(&self, site: &str) -> String {
+        let result = match self.result.as_ref().map(|r| r.score) {
+            Some(super::model::Score::WhiteWins) => "1-0",
+            Some(super::model::Score::BlackWins) => "0-1",
+            Some(super::model::Score::Draw) => "1/2-1/2",
+            Some(super::model::Score::BothLose) => "0-0",
+            None => "*",
+        };
+        let tags = [
+            ("Event", self.cipher.clone()),
+            ("Site", site.to_string()),
+            ("Date", self.start.format("%Y.%m.%d").to_string()),
+            ("Round", self.number.to_string()),
+            ("White", self.players.white.name.clone()),
+            ("Black", self.players.black.name.clone()),
+        ];
+        rules::PdnGame {
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            record: self.game_record(),
+            result: result.to_string(),
+        }
+        .to_pdn()
+    }
+}

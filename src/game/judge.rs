@@ -923,6 +923,7 @@ pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<N
     st.draw_offer = None;
     st.proposals.clear();
     let record = st.record();
+    let semi_short = st.semi_short();
     let fen = st.fen();
     let times = clockwork::times(&clockwork::ledger(st, &ClockSettings::default()), result.on);
     for to in [
@@ -935,6 +936,7 @@ pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<N
             kind: NoticeKind::GameOver {
                 result: result.clone(),
                 record: record.clone(),
+                semi_short: semi_short.clone(),
                 fen: fen.clone(),
                 times,
             },

@@ -385,6 +385,8 @@ pub enum NoticeKind {
         result: GameResult,
         /// The whole record.
         record: Vec<NumberedMove>,
+        /// The record in semi-short notation (10.5.1; 8x8 only).
+        semi_short: Option<String>,
         /// The final position.
         fen: String,
         /// Both totals at the end.
@@ -542,6 +544,18 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The side of the player with this address (case-insensitive), if either.
+    pub fn side_of_email(&self, email: &str) -> Option<Side> {
+        let is = |p: &Player| p.email.trim().eq_ignore_ascii_case(email.trim());
+        if is(&self.players.white) {
+            Some(Side::White)
+        } else if is(&self.players.black) {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
     /// A new game at its start.
     pub fn new(
         cipher: impl Into<String>,

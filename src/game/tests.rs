@@ -1575,3 +1575,31 @@ fn clause_10_2_8_the_same_letter_again_after_the_answer_changes_nothing() {
     );
     assert_eq!(v.decision, Decision::NoChange);
 }
+
+#[test]
+fn clause_10_5_1_finished_game_gives_the_semi_short_record_and_pdn() {
+    let st = play(
+        opening(),
+        &[(Side::White, "04.12.2026", letter("1... f6-g5", "2. g3-f4"))],
+    );
+    assert_eq!(st.semi_short().as_deref(), Some("1.cd4 fg5 2.gf4"));
+    let resign = Submission {
+        is_resignation: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "05.12.2026", &resign);
+    assert!(v.notices.iter().any(|n| matches!(&n.kind,
+        NoticeKind::GameOver { semi_short: Some(r), .. } if r == "1.cd4 fg5 2.gf4")));
+    let pdn = v.state.to_pdn("zaochka");
+    assert!(pdn.contains("[Event \"ЗШ-2026-1\"]"), "{pdn}");
+    assert!(pdn.contains("[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("[GameType \"25\"]"), "{pdn}");
+}
+
+#[test]
+fn a_player_is_found_by_address_in_any_case() {
+    let st = russian();
+    assert_eq!(st.side_of_email("Black@Example.org"), Some(Side::Black));
+    assert_eq!(st.side_of_email("white@example.org "), Some(Side::White));
+    assert_eq!(st.side_of_email("nobody@example.org"), None);
+}
