@@ -1603,3 +1603,20 @@ fn a_player_is_found_by_address_in_any_case() {
     assert_eq!(st.side_of_email("white@example.org "), Some(Side::White));
     assert_eq!(st.side_of_email("nobody@example.org"), None);
 }
+
+#[test]
+fn clause_10_2_7_a_variant_written_from_the_senders_own_move_is_read_from_the_partners_reply() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let sub = with_variant(
+        letter("1. c3-d4", "1... f6-g5"),
+        "А",
+        "1... f6-g5 2. g3-f4 b6-a5",
+    );
+    let v = send(&st, Side::Black, "02.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert_eq!(v.state.proposals[0].moves, ["g3-f4", "b6-a5"]);
+    assert_eq!(v.state.proposals[0].from_ply, 2);
+}
