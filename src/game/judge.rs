@@ -122,7 +122,7 @@ impl Judge<'_> {
             self.tell_me(NoticeKind::WrongGame { written: n });
             return Decision::Rejected(Reason::WrongGame);
         }
-        if self.st.result.is_some() || matches!(self.st.status, Status::Suspended { .. }) {
+        if self.st.result.is_some() {
             self.tell_me(NoticeKind::NotInPlay {
                 status: self.st.status.clone(),
             });
@@ -136,7 +136,7 @@ impl Judge<'_> {
             );
         }
         // A resignation or a draw acceptance counts at any time, even after the end-of-play
-        // date (10.3.2).
+        // date (10.3.2) or while an overstep is before the arbiter.
         if self.sub.is_resignation {
             self.finish(
                 Score::win(self.me.other()),
@@ -155,6 +155,12 @@ impl Judge<'_> {
                 ProblemKind::NoDrawOffered,
                 "no draw offer of the partner is pending",
             ));
+        }
+        if matches!(self.st.status, Status::Suspended { .. }) {
+            self.tell_me(NoticeKind::NotInPlay {
+                status: self.st.status.clone(),
+            });
+            return Decision::Rejected(Reason::NotInPlay);
         }
         if self.day() > self.st.end || self.st.status == Status::Adjudication {
             self.tell_me(NoticeKind::NotInPlay {

@@ -1620,3 +1620,27 @@ fn clause_10_2_7_a_variant_written_from_the_senders_own_move_is_read_from_the_pa
     assert_eq!(v.state.proposals[0].moves, ["g3-f4", "b6-a5"]);
     assert_eq!(v.state.proposals[0].from_ply, 2);
 }
+
+#[test]
+fn clause_10_3_6_a_suspended_game_takes_no_moves_but_a_resignation() {
+    let st = send(
+        &opening(),
+        Side::White,
+        "25.01.2027",
+        &letter("1... f6-g5", "2. g3-f4"),
+    )
+    .state;
+    let v = send(
+        &st,
+        Side::White,
+        "26.01.2027",
+        &letter("1... f6-g5", "2. g3-f4"),
+    );
+    assert_eq!(v.decision, Decision::Rejected(Reason::NotInPlay));
+    let resign = Submission {
+        is_resignation: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::White, "26.01.2027", &resign);
+    assert_eq!(v.state.result.map(|r| r.score), Some(Score::BlackWins));
+}
