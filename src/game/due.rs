@@ -64,6 +64,9 @@ pub struct OverstepFacts {
     pub fen: String,
     /// For the arbiter: attach every letter of this player in this game (10.3.6).
     pub attach_letters_of: Side,
+    /// The references of the player's letters that were played in this game (the store
+    /// has the rest, refused ones included).
+    pub letters: Vec<String>,
     /// This copy is the arbiter's: the game is suspended until the decision (10.3.6–10.3.7).
     pub is_for_arbiter: bool,
 }
@@ -232,6 +235,12 @@ fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> V
         record: st.record(),
         fen: st.fen(),
         attach_letters_of: side,
+        letters: st
+            .answers
+            .iter()
+            .filter(|a| a.by == side)
+            .map(|a| a.letter.clone())
+            .collect(),
         is_for_arbiter: false,
     };
     let mut arbiter = facts.clone();
