@@ -322,10 +322,13 @@ impl Judge<'_> {
             return self.no_move(problems);
         }
         if ignored > 0 {
+            // After a 10.2.10 substitution, or after the move that ended the game.
+            let is_substituted = plies.iter().any(|p| p.substituted_for.is_some());
+            let clause = if is_substituted { "10.2.10" } else { "" };
             problems.push(problem(
-                "10.2.10",
+                clause,
                 ProblemKind::MovesIgnored,
-                format!("{ignored} move(s) after it"),
+                format!("{ignored} move(s) written after it"),
             ));
         }
 
