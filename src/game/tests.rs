@@ -1644,3 +1644,66 @@ fn clause_10_3_6_a_suspended_game_takes_no_moves_but_a_resignation() {
     let v = send(&st, Side::White, "26.01.2027", &resign);
     assert_eq!(v.state.result.map(|r| r.score), Some(Score::BlackWins));
 }
+
+/// A whole short game as the rules tell it: a variant accepted (10.2.13), a break across an
+/// answer (10.4.3), a forgotten repetition (10.2.9, 10.2.11), a draw offered and accepted;
+/// Table 2 at the end, checked by hand.
+#[test]
+fn a_short_game_with_a_variant_a_break_a_penalty_and_a_draw() {
+    let s = ClockSettings::default();
+    let st = play(
+        russian(),
+        &[
+            (Side::White, "01.12.2026", letter("", "1. c3-d4")),
+            (
+                Side::Black,
+                "05.12.2026",
+                with_variant(letter("1. c3-d4", "1... f6-g5"), "А", "2. g3-f4 b6-a5"),
+            ),
+            (
+                Side::White,
+                "06.12.2026",
+                letter("1... f6-g5", "2. g3-f4 b6-a5 3. b2-c3"),
+            ),
+        ],
+    );
+    let st = arbiter::record_break(
+        &st,
+        Side::Black,
+        Break::ordinary(d("10.12.2026"), d("19.12.2026"), d("07.12.2026")),
+    )
+    .state;
+    let stopped = send(&st, Side::Black, "21.12.2026", &letter("", "3... a7-b6"));
+    assert_eq!(stopped.decision, Decision::Rejected(Reason::Repetition));
+    let mut offer = letter("3... a7-b6", "4. c1-b2");
+    offer.draw = Some(DrawWord::Offer);
+    let st = play(
+        stopped.state,
+        &[
+            (
+                Side::Black,
+                "22.12.2026",
+                letter("2. g3-f4 b6-a5 3. b2-c3", "3... a7-b6"),
+            ),
+            (Side::White, "23.12.2026", offer),
+        ],
+    );
+    let accept = Submission {
+        draw: Some(DrawWord::Accept),
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "24.12.2026", &accept);
+    assert_eq!(
+        v.state.result.as_ref().map(|r| (r.score, r.how.clone())),
+        Some((Score::Draw, Ending::Agreement))
+    );
+    // White: 0 (start day) + 1 (05.12 → 06.12) + 1 (22.12 → 23.12) = 2.
+    // Black: 4 (01.12 → 05.12) + 6 (06.12 → 22.12 less the 10 break days) + 6 penalty
+    // + 1 (the draw accepted on 24.12, the offer received on 23.12) = 17; the clock stops
+    // with the result.
+    let chart = v.state.time_chart(&s, d("31.12.2026"));
+    assert_eq!((chart.totals.white, chart.totals.black), (2, 17));
+    // Black's variant move b6-a5 does not count for black (10.3.5).
+    assert_eq!(v.state.counted_moves(Side::Black), 2);
+    assert_eq!(v.state.counted_moves(Side::White), 4);
+}
