@@ -45,6 +45,7 @@ pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
                 .is_some_and(|r| matches!(r.how, Ending::Rule | Ending::DrawRule { .. }));
         if !is_over {
             let next = a.plies.end;
+            // Nothing is pending after an answer, so the receipt is always recorded.
             let _ = l.receive(st.side_of_ply(next), st.number_of_ply(next), a.answered);
         }
     }

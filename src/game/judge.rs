@@ -539,7 +539,6 @@ impl Judge<'_> {
                 return (out, None, written.len() - i);
             }
             let k = now_ply + out.len();
-            let idx = out.len();
             let mover = pos.side_to_move();
             let is_forced = pos.is_forced();
             let resolved = pos.resolve(&w.text);
@@ -578,7 +577,6 @@ impl Judge<'_> {
                             });
                             return (out, None, written.len() - i - 1);
                         }
-                        let _ = idx;
                         return (
                             out,
                             Some(PlyError::Impossible {
@@ -741,8 +739,10 @@ impl Judge<'_> {
                 .collect::<Vec<_>>()
                 .join(", ");
             problems.push(problem("10.3.3", ProblemKind::DatesMissing, what));
-            if let Some(days) = check.penalty_due(self.settings, self.st.dates_warned[me]) {
-                let _ = days;
+            if check
+                .penalty_due(self.settings, self.st.dates_warned[me])
+                .is_some()
+            {
                 return (
                     actual,
                     self.penalise(me, "10.3.3", "dates or time missing again"),
