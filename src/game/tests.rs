@@ -1707,3 +1707,59 @@ fn a_short_game_with_a_variant_a_break_a_penalty_and_a_draw() {
     assert_eq!(v.state.counted_moves(Side::Black), 2);
     assert_eq!(v.state.counted_moves(Side::White), 4);
 }
+
+mod deadlines_agree_with_the_judge {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+        /// The overstep day the deadlines give is the first day a letter is too late: a
+        /// letter the day before is played, a letter on the day suspends the game; no
+        /// deadline falls before the move was received.
+        #[test]
+        fn overstep_day_is_the_first_day_a_letter_is_too_late(
+            gaps in proptest::collection::vec(0u64..6, 1..14),
+            pick in 0usize..16,
+            with_break in any::<bool>(),
+        ) {
+            let s = ClockSettings::default();
+            let mut st = russian();
+            if with_break {
+                st.breaks.black.push(Break::ordinary(d("20.12.2026"), d("10.01.2027"), d("01.12.2026")));
+            }
+            let mut day = d("01.12.2026");
+            for (i, gap) in gaps.iter().enumerate() {
+                day = day + chrono::Days::new(*gap);
+                let me = st.side_to_move();
+                let legal = st.position().legal_moves();
+                if legal.is_empty() { return Ok(()); }
+                let mv = legal[(i + pick) % legal.len()].text(st.variant);
+                let rep: Vec<String> = st.new_moves_for(me).iter().map(|m| m.text.clone()).collect();
+                let v = send(&st, me, &day.format("%d.%m.%Y").to_string(), &letter(&rep.join(" "), &mv));
+                prop_assert_eq!(&v.decision, &Decision::Accepted, "{:?}", v.notices);
+                st = v.state;
+            }
+            if st.result.is_some() { return Ok(()); }
+            let me = st.side_to_move();
+            let received = st.received_by(me);
+            for dl in due(&st, d("31.12.2027"), &s) {
+                prop_assert!(dl.day >= received, "{:?} before {}", dl.kind, received);
+            }
+            let Some(over) = st.ledger(&s).overstep_day(me) else { return Ok(()); };
+            let legal = st.position().legal_moves();
+            let mv = legal[pick % legal.len()].text(st.variant);
+            let rep: Vec<String> = st.new_moves_for(me).iter().map(|m| m.text.clone()).collect();
+            let sub = letter(&rep.join(" "), &mv);
+            let day_before = over.pred_opt().expect("a day before");
+            if day_before >= received {
+                let v = send(&st, me, &day_before.format("%d.%m.%Y").to_string(), &sub);
+                prop_assert_eq!(v.decision, Decision::Accepted);
+            }
+            let v = send(&st, me, &over.format("%d.%m.%Y").to_string(), &sub);
+            prop_assert_eq!(v.decision, Decision::Rejected(Reason::Overstep));
+            let fired = due(&st, over, &s);
+            prop_assert!(fired.iter().any(|x| x.kind == DeadlineKind::Overstep && x.day == over));
+        }
+    }
+}
