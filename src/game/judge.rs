@@ -281,6 +281,17 @@ impl Judge<'_> {
             }
         };
 
+        // Moves already played, written again at the head of the moves line (`Мой ход: 1. c3-d4
+        // f6-g5` from black, the whole move pair) are the record, not new moves.
+        let mut own_from = own_from;
+        let rest = &self.sub.moves[own_from..];
+        if let Some(k) = (1..=rest.len().min(now_ply))
+            .rev()
+            .find(|&k| self.matches_history(&positions, now_ply - k, &rest[..k]))
+        {
+            own_from += k;
+        }
+
         // The sender's moves: accepted variant part, forced moves of the partner, own move.
         let written = &self.sub.moves[own_from..];
         if written.is_empty() {

@@ -1763,3 +1763,20 @@ mod deadlines_agree_with_the_judge {
         }
     }
 }
+
+#[test]
+fn the_whole_move_pair_on_the_moves_line_is_read_as_the_record() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let v = send(
+        &st,
+        Side::Black,
+        "02.12.2026",
+        &letter("1. c3-d4", "1. c3-d4 f6-g5"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state), ["c3-d4", "f6-g5"]);
+    assert!(v.state.penalties.is_empty());
+}
