@@ -12,6 +12,26 @@
 //! Pure: no I/O, no system clock (the day is always an argument). Knows nothing of mail or
 //! storage.
 //!
+//! ```
+//! use chrono::NaiveDate;
+//! use zaochka::game::{judge, ClockSettings, Decision, Envelope, GameState, Player, Side, Variant};
+//! use zaochka::letter::{read, ReadContext};
+//!
+//! let day = |s| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+//! let game = GameState::new("ЗШ-2026-1", 7, Variant::Russian, Player::default(),
+//!     Player::default(), day("2026-12-01"), day("2027-12-31"));
+//! let letter = read("Шифр: ЗШ-2026-1, партия 7\nМой ход: 1. c3-d4\n", &ReadContext::default());
+//! let envelope = Envelope { sender: Side::White, received: day("2026-12-01"), letter: "<1@x>".into() };
+//! let verdict = judge(&game, &letter, &envelope, &ClockSettings::default());
+//! assert_eq!(verdict.decision, Decision::Accepted);
+//! assert_eq!(verdict.state.record()[0].to_string(), "1. c3-d4");
+//! // Black's letter without the repetition of 1. c3-d4 stops play (10.2.9).
+//! let letter = read("Мой ход: 1... f6-g5\n", &ReadContext::default());
+//! let envelope = Envelope { sender: Side::Black, received: day("2026-12-02"), letter: "<2@x>".into() };
+//! let verdict = judge(&verdict.state, &letter, &envelope, &ClockSettings::default());
+//! assert!(matches!(verdict.decision, Decision::Rejected(_)));
+//! ```
+//!
 //! Choices where the rules are silent (each is a test):
 //! - A variant binds its proposer (10.2.8): when the partner's written moves follow a variant,
 //!   the proposer's next variant moves are played at once, even if the partner stopped
