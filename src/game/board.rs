@@ -6,59 +6,26 @@
 //! Stored move texts are zaochka's full notation: algebraic on 8x8 (`c3:e5:c7`), numeric on
 //! 10x10 (`32-28`, `19:30`), the notation players use on each board.
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
 pub use crate::clock::Side;
+pub use crate::rules::Variant;
 use crate::rules::{
     self, Color, IllegalMove, MoveText, Outcome, ParseMoveError, Position, Resolution,
 };
 
-/// The three games zaochka runs (the `rules` module's [`rules::Variant`], storable).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Variant {
-    /// Russian checkers, 8x8.
-    Russian,
-    /// Hundred-square (international) checkers, 10x10.
-    Hundred,
-    /// Give-away: Russian move rules, the goal reversed.
-    Giveaway,
-}
+/// How a [`Variant`] is stored: its name (`russian`, `hundred`, `giveaway`).
+pub(crate) mod variant_serde {
+    use super::Variant;
+    use serde::{Deserialize, Deserializer, Serializer};
 
-impl Variant {
-    /// The `rules` module's variant.
-    pub fn rules(self) -> rules::Variant {
-        match self {
-            Variant::Russian => rules::Variant::Russian,
-            Variant::Hundred => rules::Variant::Hundred,
-            Variant::Giveaway => rules::Variant::Giveaway,
-        }
+    /// Writes the name.
+    pub(crate) fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
     }
 
-    /// From the `rules` module's variant.
-    pub fn from_rules(v: rules::Variant) -> Variant {
-        match v {
-            rules::Variant::Russian => Variant::Russian,
-            rules::Variant::Hundred => Variant::Hundred,
-            rules::Variant::Giveaway => Variant::Giveaway,
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.rules(), f)
-    }
-}
-
-impl FromStr for Variant {
-    type Err = rules::UnknownVariant;
-
-    /// `russian`, `hundred` (or `international`), `giveaway`.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse::<rules::Variant>().map(Variant::from_rules)
+    /// Reads a name (`international` too).
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -106,12 +73,12 @@ pub(crate) enum Resolved {
 impl Pos {
     /// The starting position.
     pub(crate) fn start(variant: Variant) -> Pos {
-        Pos(Position::start(variant.rules()))
+        Pos(Position::start(variant))
     }
 
     /// A position from FEN (PDN 3.0); `None` if it is not one.
     pub(crate) fn from_fen(variant: Variant, fen: &str) -> Option<Pos> {
-        Position::from_fen(variant.rules(), fen).ok().map(Pos)
+        Position::from_fen(variant, fen).ok().map(Pos)
     }
 
     /// The side to move.
@@ -168,7 +135,7 @@ impl Pos {
 
     /// The move whose full notation is `text`, if legal here.
     pub(crate) fn find(&self, text: &str) -> Option<Mv> {
-        let variant = Variant::from_rules(self.0.variant());
+        let variant = self.0.variant();
         self.legal_moves()
             .into_iter()
             .find(|m| m.text(variant) == text)

@@ -509,7 +509,8 @@ pub struct GameState {
     pub cipher: String,
     /// The game number in the tournament.
     pub number: u32,
-    /// Which game.
+    /// Which game (stored by name).
+    #[serde(with = "super::board::variant_serde")]
     pub variant: Variant,
     /// The starting position when not the usual one (FEN); white moves first otherwise.
     pub initial: Option<String>,
