@@ -1112,6 +1112,8 @@ fn time_chart_lists_both_players_answers_with_totals() {
 fn game_state_survives_a_json_round_trip() {
     let st = after_variant();
     let json = serde_json::to_string(&st).expect("serialise");
+    assert!(json.contains(r#""variant":"russian""#), "{json}");
+    assert!(json.contains(r#""status":"playing""#), "{json}");
     let back: GameState = serde_json::from_str(&json).expect("deserialise");
     assert_eq!(back, st);
 }
