@@ -162,6 +162,11 @@ impl Judge<'_> {
             });
             return Decision::Rejected(Reason::NotInPlay);
         }
+        let is_bare = self.sub.moves.is_empty() && self.sub.repeated.is_empty();
+        if is_bare && self.sub.has_other_business && early_problems.is_empty() {
+            // A break, an analysis for adjudication (10.5.2): the tournament's business.
+            return Decision::NoChange;
+        }
         if self.day() > self.st.end || self.st.status == Status::Adjudication {
             self.tell_me(NoticeKind::NotInPlay {
                 status: Status::Adjudication,

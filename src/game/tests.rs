@@ -1782,3 +1782,16 @@ fn the_whole_move_pair_on_the_moves_line_is_read_as_the_record() {
     assert_eq!(texts(&v.state), ["c3-d4", "f6-g5"]);
     assert!(v.state.penalties.is_empty());
 }
+
+#[test]
+fn clause_10_5_2_an_analysis_after_the_end_of_play_is_not_refused() {
+    let mut st = opening();
+    st.end = d("03.12.2026");
+    let sub = Submission {
+        has_other_business: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::White, "05.12.2026", &sub);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert!(v.notices.is_empty());
+}
