@@ -122,18 +122,23 @@ impl Judge<'_> {
             self.tell_me(NoticeKind::WrongGame { written: n });
             return Decision::Rejected(Reason::WrongGame);
         }
-        if self.st.result.is_some() {
-            self.tell_me(NoticeKind::NotInPlay {
-                status: self.st.status.clone(),
-            });
-            return Decision::Rejected(Reason::NotInPlay);
-        }
+        // A protest goes to the arbiter whatever the game's state (10.3.8, 10.5.6).
         if let Some(text) = &self.sub.protest {
             let text = text.clone();
             self.tell(
                 Recipient::Arbiter,
                 NoticeKind::Protest { by: self.me, text },
             );
+        }
+        if self.st.result.is_some() {
+            let is_bare = self.sub.moves.is_empty() && self.sub.repeated.is_empty();
+            if is_bare && (self.sub.protest.is_some() || self.sub.has_other_business) {
+                return Decision::NoChange;
+            }
+            self.tell_me(NoticeKind::NotInPlay {
+                status: self.st.status.clone(),
+            });
+            return Decision::Rejected(Reason::NotInPlay);
         }
         // A resignation or a draw acceptance counts at any time, even after the end-of-play
         // date (10.3.2) or while an overstep is before the arbiter.

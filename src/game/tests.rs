@@ -1795,3 +1795,17 @@ fn clause_10_5_2_an_analysis_after_the_end_of_play_is_not_refused() {
     assert_eq!(v.decision, Decision::NoChange);
     assert!(v.notices.is_empty());
 }
+
+#[test]
+fn clause_10_5_6_a_protest_after_the_result_still_goes_to_the_arbiter() {
+    let st =
+        arbiter::set_result(&opening(), Score::WhiteWins, "adjudicated", d("05.12.2026")).state;
+    let sub = Submission {
+        protest: Some("не согласен с присуждением".to_string()),
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "07.12.2026", &sub);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert_eq!(v.notices.len(), 1);
+    assert_eq!(v.notices[0].to, Recipient::Arbiter);
+}
