@@ -287,20 +287,23 @@ impl Judge<'_> {
                     .collect::<Vec<_>>()
                     .join(" ");
                 problems.push(problem("10.2.9", kind, text));
+                // Every error of the letter is said at once (one penalty, 10.2.11).
+                let own_from = self.history_prefix(&positions, 0);
+                let mut pos = positions
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| self.st.position());
+                let written = &self.sub.moves[own_from..];
+                if let (_, Some(e), _) = self.plies(&mut pos, written, now_ply) {
+                    problems.push(ply_problem(e));
+                }
                 return self.stop("10.2.9", Reason::Repetition, problems, "moves not repeated");
             }
         };
 
         // Moves already played, written again at the head of the moves line (`Мой ход: 1. c3-d4
         // f6-g5` from black, the whole move pair) are the record, not new moves.
-        let mut own_from = own_from;
-        let rest = &self.sub.moves[own_from..];
-        if let Some(k) = (1..=rest.len().min(now_ply))
-            .rev()
-            .find(|&k| self.matches_history(&positions, now_ply - k, &rest[..k]))
-        {
-            own_from += k;
-        }
+        let own_from = self.history_prefix(&positions, own_from);
 
         // The sender's moves: accepted variant part, forced moves of the partner, own move.
         let written = &self.sub.moves[own_from..];
@@ -313,29 +316,7 @@ impl Judge<'_> {
             .unwrap_or_else(|| self.st.position());
         let (plies, err, ignored) = self.plies(&mut pos, written, now_ply);
         if let Some(e) = err {
-            let (kind, clause, text, reason, reason_ru) = match e {
-                PlyError::Impossible {
-                    written,
-                    reason,
-                    reason_ru,
-                } => (
-                    ProblemKind::ImpossibleMove,
-                    "10.2.10",
-                    written,
-                    reason,
-                    reason_ru,
-                ),
-                PlyError::NotPartners { written } => (
-                    ProblemKind::NotPartnersMove,
-                    "10.2.13",
-                    written,
-                    "not a move of the partner's variant, nor forced (10.2.13)".to_string(),
-                    "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
-                ),
-            };
-            let mut p = problem(clause, kind, format!("{text}: {reason}"));
-            p.text_ru = Some(format!("{text}: {reason_ru}"));
-            problems.push(p);
+            problems.push(ply_problem(e));
             return self.stop("10.2.10", Reason::Impossible, problems, "impossible move");
         }
         if plies.is_empty() || plies.last().is_some_and(|p| p.by != me) {
@@ -490,6 +471,18 @@ impl Judge<'_> {
             penalty_days,
         });
         Decision::Accepted
+    }
+
+    /// Where the sender's moves start in the moves line, from `from` on: past any moves
+    /// already played written again at its head.
+    fn history_prefix(&self, positions: &[Pos], from: usize) -> usize {
+        let now_ply = self.st.moves.len();
+        let rest = &self.sub.moves[from.min(self.sub.moves.len())..];
+        let k = (1..=rest.len().min(now_ply))
+            .rev()
+            .find(|&k| self.matches_history(positions, now_ply - k, &rest[..k]))
+            .unwrap_or(0);
+        from + k
     }
 
     /// Checks the repetition; gives where it starts in `repeated` (or in `moves` when the
@@ -972,6 +965,33 @@ pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<N
             },
         });
     }
+}
+
+/// The problem a move error makes (10.2.10, 10.2.13), in English and Russian.
+fn ply_problem(e: PlyError) -> Problem {
+    let (kind, clause, text, reason, reason_ru) = match e {
+        PlyError::Impossible {
+            written,
+            reason,
+            reason_ru,
+        } => (
+            ProblemKind::ImpossibleMove,
+            "10.2.10",
+            written,
+            reason,
+            reason_ru,
+        ),
+        PlyError::NotPartners { written } => (
+            ProblemKind::NotPartnersMove,
+            "10.2.13",
+            written,
+            "not a move of the partner's variant, nor forced (10.2.13)".to_string(),
+            "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
+        ),
+    };
+    let mut p = problem(clause, kind, format!("{text}: {reason}"));
+    p.text_ru = Some(format!("{text}: {reason_ru}"));
+    p
 }
 
 fn written_number(w: &Written) -> String {

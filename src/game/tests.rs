@@ -426,6 +426,9 @@ fn clause_10_2_11_six_penalty_days_once_per_letter_however_many_errors() {
     );
     assert_eq!(v.state.penalties.len(), 1);
     assert_eq!(v.state.penalties[0].days, 6);
+    // Both errors are said in the one reply.
+    let clauses: Vec<&str> = refused(&v).0.iter().map(|p| p.clause.as_str()).collect();
+    assert_eq!(clauses, ["10.2.9", "10.2.10"]);
 }
 
 #[test]
