@@ -1812,3 +1812,28 @@ fn clause_10_5_6_a_protest_after_the_result_still_goes_to_the_arbiter() {
     assert_eq!(v.notices.len(), 1);
     assert_eq!(v.notices[0].to, Recipient::Arbiter);
 }
+
+#[test]
+fn clause_10_2_7_each_variant_is_stored_and_the_partner_may_accept_any() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let sub = with_variant(
+        with_variant(letter("1. c3-d4", "1... f6-g5"), "А", "2. g3-f4 b6-a5"),
+        "Б",
+        "2. g3-h4 b6-a5",
+    );
+    let st = send(&st, Side::Black, "02.12.2026", &sub).state;
+    assert_eq!(st.proposals.len(), 2);
+    // White takes variant Б and answers with the compulsory capture.
+    let v = send(
+        &st,
+        Side::White,
+        "03.12.2026",
+        &letter("1... f6-g5", "2. g3-h4 b6-a5 3. h4:f6"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state)[2..], ["g3-h4", "b6-a5", "h4:f6"]);
+    assert!(v.state.moves[3].is_from_variant);
+}
