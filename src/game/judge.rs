@@ -238,7 +238,8 @@ impl Judge<'_> {
     /// Whether the letter is one already played: the same reference, or own moves that are
     /// the sender's last answer again while the partner's new moves are not repeated.
     fn is_resend(&self, positions: &[Pos], since: usize) -> bool {
-        if self.st.moves.iter().any(|m| m.letter == self.env.letter) {
+        let letter = &self.env.letter;
+        if !letter.is_empty() && self.st.moves.iter().any(|m| &m.letter == letter) {
             return true;
         }
         let Some(last) = self.st.answers.iter().rev().find(|a| a.by == self.me) else {
