@@ -1837,3 +1837,22 @@ fn clause_10_2_7_each_variant_is_stored_and_the_partner_may_accept_any() {
     assert_eq!(texts(&v.state)[2..], ["g3-h4", "b6-a5", "h4:f6"]);
     assert!(v.state.moves[3].is_from_variant);
 }
+
+#[test]
+fn clause_10_4_2_a_break_announced_late_counts_from_the_announcement() {
+    // White received f6-g5 on 03.12; black's break 10.12–19.12 was announced on 15.12, so
+    // only 15.12–19.12 (5 days) stop the clocks: 03.12 → 23.12 is 20 days less 5 = 15.
+    let mut st = opening();
+    st.breaks.black.push(Break::ordinary(
+        d("10.12.2026"),
+        d("19.12.2026"),
+        d("15.12.2026"),
+    ));
+    let v = send(
+        &st,
+        Side::White,
+        "23.12.2026",
+        &letter("1... f6-g5", "2. g3-f4"),
+    );
+    assert_eq!(times(&v).white, 15);
+}
