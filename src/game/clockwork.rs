@@ -16,6 +16,7 @@ pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
         }
     }
     l.breaks = st.breaks.clone();
+    l.suspensions = st.suspensions.clone();
     if st.first_mover() == Side::Black
         && let Some(first) = l.answers.first_mut()
     {

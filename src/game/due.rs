@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::board::Side;
 use super::clockwork;
 use super::model::*;
-use crate::clock::{ClockSettings, Deadline, Ledger, TimeChart};
+use crate::clock::{ClockSettings, Deadline, Ledger, Suspension, TimeChart};
 
 /// Which deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -99,12 +99,7 @@ pub fn next_due_day(
 pub fn apply_deadline(state: &GameState, deadline: &DeadlineNotice) -> GameState {
     let mut st = state.clone();
     match deadline.kind {
-        DeadlineKind::Overstep => {
-            st.status = Status::Suspended {
-                side: deadline.side,
-                since: deadline.day,
-            };
-        }
+        DeadlineKind::Overstep => mark_suspended(&mut st, deadline.side, deadline.day),
         DeadlineKind::EndOfPlay if st.result.is_none() => st.status = Status::Adjudication,
         _ => {}
     }
@@ -224,8 +219,20 @@ pub(crate) fn suspend(
     suspend_with(st, &l, side, day)
 }
 
-fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> Vec<Notice> {
+/// The game stops for the arbiter (10.3.6): its status, and a stop of every clock from the
+/// next day.
+fn mark_suspended(st: &mut GameState, side: Side, day: NaiveDate) {
     st.status = Status::Suspended { side, since: day };
+    if st.suspensions.iter().all(|s| s.resumed.is_some()) {
+        st.suspensions.push(Suspension {
+            suspended: day,
+            resumed: None,
+        });
+    }
+}
+
+fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> Vec<Notice> {
+    mark_suspended(st, side, day);
     let facts = OverstepFacts {
         side,
         day,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::board::{Mv, Pos, Side, Variant};
-use crate::clock::{Break, PerSide, ThreeDates, TimeUsed};
+use crate::clock::{Break, PerSide, Suspension, ThreeDates, TimeUsed};
 
 /// A player as the caller knows them: opaque to the judge, carried into notices.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -532,6 +532,9 @@ pub struct GameState {
     pub penalties: Vec<Penalty>,
     /// Both players' breaks as recorded for this game (10.4).
     pub breaks: PerSide<Vec<Break>>,
+    /// Stops of play while the arbiter decided an overstep (10.3.6): no clock runs then.
+    #[serde(default)]
+    pub suspensions: Vec<Suspension>,
     /// Where the game stands.
     pub status: Status,
     /// The result, once finished.
@@ -581,6 +584,7 @@ impl GameState {
             proposals: Vec::new(),
             penalties: Vec::new(),
             breaks: PerSide::default(),
+            suspensions: Vec::new(),
             status: Status::Playing,
             result: None,
             draw_offer: None,

@@ -1057,6 +1057,13 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
             ..
         }
     )));
+    // 51 days on the overstep day (23.01), none while suspended, 10 given back.
+    assert_eq!(
+        r.state
+            .times(&ClockSettings::default(), d("30.01.2027"))
+            .white,
+        41
+    );
     // The move can now be sent again and is played.
     let v = send(
         &r.state,
@@ -1065,6 +1072,7 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
         &letter("1... f6-g5", "2. g3-f4"),
     );
     assert_eq!(v.decision, Decision::Accepted);
+    assert_eq!(times(&v).white, 41);
 }
 
 #[test]
