@@ -1864,3 +1864,18 @@ fn clause_10_4_2_a_break_announced_late_counts_from_the_announcement() {
     );
     assert_eq!(times(&v).white, 15);
 }
+
+#[test]
+fn clause_10_3_1_right_dates_and_time_need_no_correction() {
+    let mut sub = letter("1... f6-g5", "2. g3-f4");
+    sub.dates = vec![d("03.12.2026"), d("03.12.2026"), d("04.12.2026")];
+    sub.time = Some(TimeUsed { white: 1, black: 2 });
+    let v = send(&opening(), Side::White, "04.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert!(
+        v.notices.iter().all(|n| !matches!(&n.kind,
+        NoticeKind::Receipt { problems, .. } if !problems.is_empty())),
+        "{:#?}",
+        v.notices
+    );
+}
