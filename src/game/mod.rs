@@ -40,6 +40,12 @@
 //! - A repetition may repeat more than the new moves (e.g. the whole last move pair); it
 //!   must end with the partner's last move. A letter with no `Ваш ход` line whose own moves
 //!   begin with exactly the partner's new moves counts as repeating them.
+//! - Moves already played written again at the head of the moves line (`Мой ход: 1. c3-d4
+//!   f6-g5` from black) are the record, not an impossible move.
+//! - The same letter again (same reference, or the sender's last moves again without the
+//!   partner's new ones) changes nothing (10.2.8), rather than stopping play under 10.2.9.
+//! - A letter stopped under 10.2.9 also names its impossible move, if any: one reply, one
+//!   penalty (10.2.11).
 //! - 10.2.10 with one legal move for the named piece: the move is played, no penalty (the
 //!   game does not stop), anything written after it in the letter is ignored.
 //! - A letter that overstepped the limit (10.3.5) is not played: the game is suspended for
