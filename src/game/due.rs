@@ -74,7 +74,7 @@ pub struct OverstepFacts {
 /// The deadlines of a game that fall due on or before `today` (the caller skips the keys it
 /// already fired, then applies each with [`apply_deadline`]).
 pub fn due(state: &GameState, today: NaiveDate, settings: &ClockSettings) -> Vec<DeadlineNotice> {
-    deadlines(state, settings)
+    deadlines(state, settings, Some(today))
         .into_iter()
         .filter(|d| d.day <= today)
         .collect()
@@ -87,7 +87,7 @@ pub fn next_due_day(
     after: NaiveDate,
     settings: &ClockSettings,
 ) -> Option<NaiveDate> {
-    deadlines(state, settings)
+    deadlines(state, settings, None)
         .into_iter()
         .map(|d| d.day)
         .filter(|d| *d > after)
@@ -113,7 +113,13 @@ fn to(side: Side, kind: NoticeKind) -> Notice {
     }
 }
 
-fn deadlines(st: &GameState, settings: &ClockSettings) -> Vec<DeadlineNotice> {
+/// The game's deadlines; the letters are made only for those due by `today` (none without
+/// it), so a daemon asking for the next day does not replay the game.
+fn deadlines(
+    st: &GameState,
+    settings: &ClockSettings,
+    today: Option<NaiveDate>,
+) -> Vec<DeadlineNotice> {
     let mut out = Vec::new();
     let is_frozen = matches!(st.status, Status::Suspended { .. } | Status::Adjudication);
     if st.result.is_some() || is_frozen {
@@ -121,6 +127,27 @@ fn deadlines(st: &GameState, settings: &ClockSettings) -> Vec<DeadlineNotice> {
     }
     let l = clockwork::ledger(st, settings);
     for d in l.deadlines() {
+        if today.is_none_or(|t| d.day() > t) {
+            let (kind, side) = match &d {
+                Deadline::Overstep { side, .. } => (DeadlineKind::Overstep, *side),
+                Deadline::Repeat { side, .. } => (DeadlineKind::Repeat, *side),
+                Deadline::FirstMoveQuery { .. } => (DeadlineKind::FirstMoveQuery, Side::White),
+                Deadline::Warning { side, .. } => (DeadlineKind::Warning, *side),
+            };
+            let is_repeat_possible =
+                st.last_forward[side].is_some() && matches!(st.status, Status::Playing);
+            if kind == DeadlineKind::Repeat && !is_repeat_possible {
+                continue;
+            }
+            out.push(DeadlineNotice {
+                key: d.key(),
+                kind,
+                side,
+                day: d.day(),
+                notices: Vec::new(),
+            });
+            continue;
+        }
         let (kind, side, day, notices) = match &d {
             Deadline::Overstep { side, day, .. } => {
                 let mut probe = st.clone();
