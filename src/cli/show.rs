@@ -166,6 +166,14 @@ fn status_word(state: &GameState, today: NaiveDate) -> &'static str {
     }
 }
 
+/// A date as the letters write it: `20.12.2026` in Russian, ISO `2026-12-20` in English.
+fn date_text(d: NaiveDate, lang: Language) -> String {
+    match lang {
+        Language::Ru => d.format("%d.%m.%Y").to_string(),
+        Language::En => d.to_string(),
+    }
+}
+
 fn status_text(state: &GameState, today: NaiveDate, lang: Language) -> String {
     let side = |s: Side| match (s, lang) {
         (Side::White, Language::Ru) => "белых",
@@ -190,7 +198,8 @@ fn status_text(state: &GameState, today: NaiveDate, lang: Language) -> String {
             },
             Language::Ru,
         ) => format!(
-            "игра остановлена с {since} до исправленного письма {} (п. {clause})",
+            "игра остановлена с {} до исправленного письма {} (п. {clause})",
+            date_text(*since, lang),
             side(*s)
         ),
         (
@@ -205,7 +214,8 @@ fn status_text(state: &GameState, today: NaiveDate, lang: Language) -> String {
             side(*s)
         ),
         (Status::Suspended { side: s, since }, Language::Ru) => format!(
-            "игра приостановлена с {since}: просрочка времени {} у главного судьи (п. 10.3.6)",
+            "игра приостановлена с {}: просрочка времени {} у главного судьи (п. 10.3.6)",
+            date_text(*since, lang),
             side(*s)
         ),
         (Status::Suspended { side: s, since }, Language::En) => format!(
@@ -386,7 +396,7 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
                     "{result}: {} ({}, {})",
                     r.score,
                     ending_text(&r.how, lang),
-                    r.on
+                    date_text(r.on, lang)
                 );
             }
             None => {
@@ -408,9 +418,9 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
         );
         out.push('\n');
         let _ = if ru {
-            writeln!(out, "Время {on} {}:", l.today)
+            writeln!(out, "Время {on} {}:", date_text(l.today, lang))
         } else {
-            writeln!(out, "Time {on} {}:", l.today)
+            writeln!(out, "Time {on} {}:", date_text(l.today, lang))
         };
         for (side, c) in [(Side::White, &clocks[0]), (Side::Black, &clocks[1])] {
             let label = if side == Side::White { w } else { b };
