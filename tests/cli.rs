@@ -136,9 +136,23 @@ fn status_column(st: &GameState) -> GameStatus {
     }
 }
 
-/// Starts the tournament by hand (Berger pairings, start numbers in registration order) and
-/// plays: game 1 three moves (1.c3-d4 f6-g5 2.b2-c3, black to move), game 2 black resigns
-/// after 1.c3-d4, game 3 not begun.
+/// The start numbers drawn by lot in [`play_games`]: start number k is the player registered
+/// `DRAWN[k - 1]`-th (0-based), so not the order of registration.
+const DRAWN: [usize; 3] = [2, 0, 1];
+
+/// One letter, accepted or not; gives the state after.
+fn send_any(st: GameState, sender: Side, on: &str, sub: &Submission) -> GameState {
+    let env = Envelope {
+        sender,
+        received: day(on),
+        letter: format!("<{}-{on}@test>", st.moves.len()),
+    };
+    judge_submission(&st, sub, &env, &ClockSettings::default()).state
+}
+
+/// Starts the tournament by hand (Berger pairings, start numbers as [`DRAWN`]) and plays:
+/// game 1 three moves (1.c3-d4 f6-g5 2.b2-c3, black to move), game 2 black resigns after
+/// 1.c3-d4, game 3 stopped: white's first letter has an impossible move (10.2.10).
 fn play_games(database: &Path) {
     let mut store = Store::open_existing(database).expect("the database");
     let now = Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap();
@@ -149,8 +163,8 @@ fn play_games(database: &Path) {
             let rr = zaochka::tournament::berger(players.len() as u32).expect("pairings");
             for p in &rr.pairings {
                 let (w, b) = (
-                    &players[p.white as usize - 1],
-                    &players[p.black as usize - 1],
+                    &players[DRAWN[p.white as usize - 1]],
+                    &players[DRAWN[p.black as usize - 1]],
                 );
                 let as_player = |p: &zaochka::store::Player| Player {
                     id: p.id.0,
@@ -196,7 +210,13 @@ fn play_games(database: &Path) {
                         st = send(st, Side::Black, "2026-12-06", &resign);
                         assert!(st.is_finished(), "black resigned: {:?}", st.status);
                     }
-                    _ => {}
+                    _ => {
+                        let wrong = Submission {
+                            moves: vec![written(1, Side::White, "c3-e5")],
+                            ..Submission::default()
+                        };
+                        st = send_any(st, Side::White, "2026-12-04", &wrong);
+                    }
                 }
                 let state = serde_json::to_string(&st).expect("state as JSON");
                 tx.add_game(
@@ -511,6 +531,112 @@ fn a_resigned_game_shows_its_result_and_no_side_to_move() {
 }
 
 #[test]
+fn a_letter_with_an_impossible_move_shows_the_game_stopped_with_penalty_days() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let v = json(&f.ok(&["--now", "2026-12-10", "game", "show", CIPHER, "3", "--json"]));
+    assert_eq!(v["status"], "stopped", "10.2.10: {v}");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["white"]["penalty_days"], 6, "10.2.11");
+    // 9 thinking days since the start (12-02..12-10) and the 6 penalty days.
+    assert_eq!(v["white"]["days"], 15, "{v}");
+    assert_eq!(v["white"]["moves"], 0);
+    assert_eq!(v["record"], "");
+    let text = f.ok(&["--now", "2026-12-10", "game", "show", CIPHER, "3"]);
+    assert!(text.contains("игра остановлена с 04.12.2026"), "{text}");
+}
+
+#[test]
+fn a_hundred_square_game_shows_its_record_in_numeric_notation() {
+    let f = Federation::new();
+    f.ok(&["init"]);
+    f.ok(&[
+        "tournament",
+        "add",
+        "СТ-1",
+        "--game",
+        "hundred",
+        "--start",
+        "2026-12-01",
+        "--end",
+        "2027-12-01",
+    ]);
+    f.ok(&[
+        "player",
+        "add",
+        "СТ-1",
+        "--name",
+        "Белов Борис",
+        "--email",
+        "b@example.org",
+    ]);
+    f.ok(&[
+        "player",
+        "add",
+        "СТ-1",
+        "--name",
+        "Чернов Чеслав",
+        "--email",
+        "c@example.org",
+    ]);
+    let mut store = Store::open_existing(f.database()).unwrap();
+    store
+        .with_transaction(|tx| -> Result<(), zaochka::store::StoreError> {
+            let t = tx.find_tournament("СТ-1")?.unwrap();
+            let p = tx.players(t.id)?;
+            let as_player = |p: &zaochka::store::Player| Player {
+                id: p.id.0,
+                name: p.name.clone(),
+                email: p.email.clone(),
+            };
+            let mut st = GameState::new(
+                "СТ-1",
+                1,
+                Variant::Hundred,
+                as_player(&p[0]),
+                as_player(&p[1]),
+                t.start,
+                t.end,
+            );
+            let first = Submission {
+                moves: vec![written(1, Side::White, "32-28")],
+                ..Submission::default()
+            };
+            st = send(st, Side::White, "2026-12-03", &first);
+            let reply = Submission {
+                repeated: vec![written(1, Side::White, "32-28")],
+                moves: vec![written(1, Side::Black, "19-23")],
+                ..Submission::default()
+            };
+            st = send(st, Side::Black, "2026-12-05", &reply);
+            let state = serde_json::to_string(&st).unwrap();
+            tx.add_game(
+                &NewGame {
+                    tournament: t.id,
+                    number: 1,
+                    white: p[0].id,
+                    black: p[1].id,
+                    status: GameStatus::Playing,
+                    state: &state,
+                    next_due: None,
+                },
+                Utc::now(),
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    let v = json(&f.ok(&["game", "show", "СТ-1", "1", "--json"]));
+    assert_eq!(v["game"], "hundred");
+    assert_eq!(v["record"], "1. 32-28 19-23");
+    let text = f.ok(&["game", "show", "СТ-1", "1"]);
+    assert!(text.contains("10 |"), "a 10x10 diagram: {text}");
+    assert!(text.contains("a b c d e f g h i k"), "{text}");
+    let pdn = f.ok(&["export", "pdn", "СТ-1"]);
+    assert!(pdn.contains("[GameType \"20\"]"), "{pdn}");
+    assert!(pdn.contains("1. 32-28 19-23 *"), "{pdn}");
+}
+
+#[test]
 fn game_show_refuses_an_unknown_game() {
     let f = Federation::new().with_tournament();
     let err = f.refused(&["game", "show", CIPHER, "9"]);
@@ -533,7 +659,7 @@ fn the_timechart_is_table_2_of_10_3_6_in_russian() {
     let out = f.ok(&["--now", "2026-12-20", "game", "timechart", CIPHER, "1"]);
     assert!(out.contains("таблица 2, п. 10.3.6"), "{out}");
     assert!(
-        out.contains("Петров Пётр (белые) — Сидоров Сидор (чёрные)"),
+        out.contains("Иванов Иван (белые) — Петров Пётр (чёрные)"),
         "{out}"
     );
     // Black's pending answer runs: received 12.12, 8 days by 20.12 (10.3.1).
@@ -557,7 +683,12 @@ fn the_table_counts_the_resigned_game_with_the_tournament_points() {
     let total: u64 = rows.iter().map(|r| r["points"].as_u64().unwrap()).sum();
     assert_eq!(total, 2, "one win at 2 points (the default)");
     assert_eq!(rows[0]["points"], 2, "the winner leads: {v}");
-    assert_eq!(v["players"][0]["name"], "Иванов Иван");
+    // Start number 1 was drawn for the third registered player: the table reads the start
+    // numbers back from the Berger pairings of the games.
+    let names: Vec<&str> = (0..3)
+        .map(|i| v["players"][i]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Сидоров Сидор", "Иванов Иван", "Петров Пётр"]);
     let text = f.ok(&["table", CIPHER]);
     assert!(text.contains("сыграно 1 из 3"), "{text}");
     assert!(text.contains("Место"), "{text}");

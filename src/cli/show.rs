@@ -510,9 +510,46 @@ fn table_result(state: &GameState) -> (Option<tournament::Score>, tournament::De
     (Some(score), decision)
 }
 
+/// The players in start-number order. `tournament start` pairs by the Berger tables, so the
+/// games tell each player's start number: game `g` of the tables is played by start numbers
+/// (white, black). When every game agrees with one assignment that is it; otherwise (no
+/// games yet, or games paired some other way) the order of registration.
+fn by_start_number(players: &[store::Player], games: &[store::Game]) -> Vec<store::Player> {
+    let registered = players.to_vec();
+    let Ok(rr) = tournament::berger(players.len() as u32) else {
+        return registered;
+    };
+    if games.len() != rr.pairings.len() {
+        return registered;
+    }
+    let mut slot: Vec<Option<store::PlayerId>> = vec![None; players.len()];
+    for g in games {
+        let Some(p) = rr.pairings.iter().find(|p| p.game == g.number) else {
+            return registered;
+        };
+        for (number, id) in [(p.white, g.white), (p.black, g.black)] {
+            let Some(cell) = slot.get_mut(number as usize - 1) else {
+                return registered;
+            };
+            match cell {
+                Some(known) if *known != id => return registered,
+                _ => *cell = Some(id),
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(players.len());
+    for id in slot {
+        match id.and_then(|id| players.iter().find(|p| p.id == id)) {
+            Some(p) if !out.iter().any(|o: &store::Player| o.id == p.id) => out.push(p.clone()),
+            _ => return registered,
+        }
+    }
+    out
+}
+
 /// `zaochka table CIPHER [--json]`: the crosstable and standings from the games' results,
-/// with the points of the tournament's stored settings. Start numbers are the order of
-/// registration.
+/// with the points of the tournament's stored settings. Start numbers come from the Berger
+/// pairings of the games (see [`by_start_number`]).
 ///
 /// # Errors
 /// Refused for an unknown tournament; broken when the database or a stored game cannot be
@@ -521,18 +558,19 @@ pub fn table(ctx: &Context, cipher: &str, as_json: bool) -> CliResult {
     let store = open_store(ctx)?;
     let (t, players, results) = store.read(|tx| -> Result<_, CliError> {
         let t = find_tournament(tx, cipher)?;
-        let players = tx.players(t.id)?;
+        let games = tx.games(t.id)?;
+        let players = by_start_number(&tx.players(t.id)?, &games);
         let number: HashMap<store::PlayerId, u32> = players
             .iter()
             .enumerate()
             .map(|(i, p)| (p.id, i as u32 + 1))
             .collect();
         let mut results = Vec::new();
-        for g in tx.games(t.id)? {
+        for g in &games {
             let (Some(&white), Some(&black)) = (number.get(&g.white), number.get(&g.black)) else {
                 continue;
             };
-            let (score, decision) = table_result(&state_of(&t, &g)?);
+            let (score, decision) = table_result(&state_of(&t, g)?);
             results.push(tournament::GameResult {
                 white,
                 black,
