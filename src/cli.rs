@@ -70,8 +70,13 @@ pub struct Cli {
     /// Configuration file (default: ./zaochka.toml if present, else built-in defaults).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<std::path::PathBuf>,
-    /// Read the clock as DATETIME (RFC 3339 or YYYY-MM-DD[THH:MM] in the tournament's zone).
-    #[arg(long, global = true, value_name = "DATETIME")]
+    /// Read the clock as DATETIME: RFC 3339, or a date and minute in the tournament's zone.
+    #[arg(
+        long,
+        global = true,
+        value_name = "DATETIME",
+        help = "Read the clock as DATETIME (RFC 3339 or YYYY-MM-DD[THH:MM] in the tournament's zone)"
+    )]
     pub now: Option<String>,
     /// The command.
     #[command(subcommand)]

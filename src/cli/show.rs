@@ -549,7 +549,7 @@ fn by_start_number(players: &[store::Player], games: &[store::Game]) -> Vec<stor
 
 /// `zaochka table CIPHER [--json]`: the crosstable and standings from the games' results,
 /// with the points of the tournament's stored settings. Start numbers come from the Berger
-/// pairings of the games (see [`by_start_number`]).
+/// pairings of the games (or the order of registration before there are any).
 ///
 /// # Errors
 /// Refused for an unknown tournament; broken when the database or a stored game cannot be
