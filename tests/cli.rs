@@ -547,6 +547,34 @@ fn a_letter_with_an_impossible_move_shows_the_game_stopped_with_penalty_days() {
 }
 
 #[test]
+fn a_game_whose_player_is_on_a_break_shows_break_and_the_clock_stands() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let mut store = Store::open_existing(f.database()).unwrap();
+    store
+        .with_transaction(|tx| -> Result<(), zaochka::store::StoreError> {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            let g = tx.find_game(t.id, 1)?.unwrap();
+            let mut st: GameState = g.state_as()?;
+            // Black announces a break 15..24 December on the 14th (10.4.1, 10.4.2).
+            st.breaks.black.push(zaochka::clock::Break::ordinary(
+                day("2026-12-15"),
+                day("2026-12-24"),
+                day("2026-12-14"),
+            ));
+            tx.update_game_with(g.id, GameStatus::Break, None, &st, None, Utc::now())
+        })
+        .unwrap();
+    let v = json(&f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(v["status"], "break", "{v}");
+    // Black has thought 12-13 and 12-14 since 12-12; the break days do not count (10.4.3).
+    assert_eq!(v["black"]["days"], 6, "{v}");
+    let after = json(&f.ok(&["--now", "2026-12-26", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(after["status"], "playing");
+    assert_eq!(after["black"]["days"], 8, "{after}");
+}
+
+#[test]
 fn a_hundred_square_game_shows_its_record_in_numeric_notation() {
     let f = Federation::new();
     f.ok(&["init"]);
