@@ -51,8 +51,10 @@ started=0
 for base in $bases; do
   base_free "$base" || { say "ports of base $base are in use; trying the next"; continue; }
   # another process may take a port between the check and the start: then try the next base
-  if "${SUDO[@]}" env MAILSTACK_PORT_BASE="$base" \
-    bash "$HERE/up.sh" "$DIR" >/dev/null; then
+  # single-port overrides left in the environment would defeat the base: drop them
+  if "${SUDO[@]}" env -u MAILSTACK_IMAP_PORT -u MAILSTACK_IMAPS_PORT -u MAILSTACK_SMTP_PORT \
+    -u MAILSTACK_SUBMISSION_PORT -u MAILSTACK_SMTPS_PORT -u MAILSTACK_DIR -u MAILSTACK_LOCKED \
+    MAILSTACK_PORT_BASE="$base" bash "$HERE/up.sh" "$DIR" >/dev/null; then
     started=1; break
   fi
   say "mail stack failed on port base $base"

@@ -17,6 +17,7 @@
 //! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading | no domain module |
 //! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game` |
 //! | [`config`] | TOML → validated `Config` | `clock` |
+//! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start | all but `daemon`, `cli` |
 //! | [`daemon`] | tokio loop: fetch → letter → game → store → render → send | all |
 //! | [`cli`] | subcommands, exit codes | all |
 //!
@@ -31,6 +32,7 @@ pub mod daemon;
 pub mod game;
 pub mod letter;
 pub mod mail;
+pub mod office;
 pub mod render;
 pub mod rules;
 pub mod store;

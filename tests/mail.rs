@@ -581,3 +581,86 @@ async fn transports_recover_after_the_servers_are_stopped_and_started_again() {
         let _ = inbox.wait_for_mail(Duration::from_millis(500)).await;
     }
 }
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn a_full_mailbox_is_read_in_parts_and_nothing_is_skipped() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    let user = "box11@tests.test";
+    let mut outbox = SmtpOutbox::new(stack.smtp(user, TlsMode::None)).unwrap();
+    let ids: Vec<String> = (0..7)
+        .map(|n| unique_message_id(&format!("part{n}")))
+        .collect();
+    for id in &ids {
+        let mail = letter("bob@players.test", user, id, "utf-8", b"x");
+        outbox.send(&mail).await.unwrap();
+    }
+    let last = format!("HEADER Message-ID \"<{}>\"", ids[6]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while stack.search(user, "INBOX", &last).await.is_empty() {
+        assert!(Instant::now() < deadline, "letters not delivered");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut settings = stack.imap(user, TlsMode::StartTls);
+    settings.max_per_fetch = 3;
+    let mut inbox = ImapInbox::new(settings).unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..10 {
+        let letters = inbox.fetch_new().await.unwrap();
+        assert!(letters.len() <= 3, "{} letters in one fetch", letters.len());
+        if letters.is_empty() {
+            break;
+        }
+        // not marked yet: the parts must follow on from each other by themselves
+        for m in letters {
+            assert!(
+                seen.iter().all(|s: &IncomingMail| s.id != m.id),
+                "{} twice",
+                m.id
+            );
+            seen.push(m);
+        }
+    }
+    for m in &seen {
+        inbox.mark_processed(&m.id).await.unwrap();
+    }
+    for id in &ids {
+        let needle = format!("<{id}>");
+        assert!(
+            seen.iter().any(|m| contains(&m.raw, needle.as_bytes())),
+            "{id} was skipped"
+        );
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn an_idle_that_ran_its_span_ends_and_the_connection_keeps_working() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    let user = "box12@tests.test";
+    let mut settings = stack.imap(user, TlsMode::StartTls);
+    settings.idle_renew = Duration::from_millis(700);
+    let mut inbox = ImapInbox::new(settings).unwrap();
+    for old in inbox.fetch_new().await.unwrap() {
+        inbox.mark_processed(&old.id).await.unwrap();
+    }
+    // the span (standing in for the 25 minutes) ends the IDLE well before `max`
+    let started = Instant::now();
+    inbox.wait_for_mail(Duration::from_secs(30)).await.unwrap();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(600) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+    // DONE left the session usable: it still fetches what arrives
+    let id = unique_message_id("renew");
+    let mail = letter("alice@players.test", user, &id, "utf-8", b"x");
+    let mut outbox = SmtpOutbox::new(stack.smtp(user, TlsMode::None)).unwrap();
+    outbox.send(&mail).await.unwrap();
+    let got = fetch_until(&mut inbox, &id).await;
+    inbox.mark_processed(&got.id).await.unwrap();
+}

@@ -241,6 +241,7 @@ impl PrivateStack {
             };
             return Some(PrivateStack { stack, dir });
         }
+        let _ = down(&dir, true);
         panic!("could not start a private mail stack on any port base 41000..49000");
     }
 

@@ -79,11 +79,11 @@ static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<noresign>не\s+сдаюсь|i\s+do\s+not\s+resign|i\s+don'?t\s+resign|i\s+won'?t\s+resign)",
         r"|(?P<resign>сдаюсь|признаю\s+(?:свое\s+)?поражение|i\s+resign)",
         r"|(?P<propose>предлагаю\s+(?:следующий\s+)?вариант|i\s+propose\s+(?:the\s+|a\s+)?variant)",
-        r"|(?P<label>вариант|variant)",
+        r"|(?P<label>варианты|вариант|variants|variant)",
         r"|(?P<cipher>шифр(?:\s+турнира)?|tournament|cipher)",
         r"|(?P<game>парти[яию]|game)",
         r"|(?P<repeated>ваш[иа]?\s+ход[ыа]?|ходы?\s+партнера|your\s+moves?)",
-        r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|отвечаю|my\s+moves?|my\s+reply|i\s+reply)",
+        r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|ответный\s+ход|отвечаю|my\s+moves?|my\s+reply|i\s+reply)",
         r"|(?P<if>если|if)",
         r"|(?P<on>на|on)",
         r"|(?P<dates>три\s+даты|даты|дата|dates)",
@@ -363,15 +363,76 @@ fn parse_moves(text: &str) -> (Vec<Written>, usize) {
         let number = pending
             .take()
             .or_else(|| bare.take().map(|n| (n, Side::White)));
+        let mut written = core.to_owned();
+        let mut parsed: Result<MoveText, ParseMoveError> = core.parse();
+        let mut end = token_end;
+        if parsed.is_err() {
+            // "c3 - d4", "c3- d4", "c3 : e5 : g7": spaces around the separators.
+            let trailing = token.trim_end_matches(['.', ',', ';', '!', '?', ')']);
+            let first_sep = trailing.chars().next_back().filter(|c| is_separator(*c));
+            if let Some((glued, glued_end)) = glue_squares(text, token_end, core, first_sep) {
+                written = glued;
+                parsed = written.parse();
+                end = glued_end;
+            }
+        }
         moves.push(Written {
             number,
-            text: core.to_owned(),
-            parsed: core.parse(),
+            text: written,
+            parsed,
         });
-        pos = token_end;
-        consumed = token_end;
+        pos = end;
+        consumed = end;
     }
     (moves, consumed)
+}
+
+fn is_separator(c: char) -> bool {
+    matches!(
+        c,
+        '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | ':' | '×' | 'x' | 'х'
+    )
+}
+
+/// Joins a square with the separators and squares written after it with spaces, on the same
+/// line, as long as the result reads as a move. Returns the move text and where it ends.
+fn glue_squares(
+    text: &str,
+    mut at: usize,
+    first: &str,
+    mut sep: Option<char>,
+) -> Option<(String, usize)> {
+    let mut glued = first.to_owned();
+    let mut best = None;
+    loop {
+        let rest = text[at..].trim_start_matches([' ', '\t', '\u{a0}']);
+        let sep_char = match sep.take() {
+            Some(c) => c,
+            None => {
+                let Some(c) = rest.chars().next().filter(|c| is_separator(*c)) else {
+                    return best;
+                };
+                at = text.len() - rest.len() + c.len_utf8();
+                c
+            }
+        };
+        let after = text[at..].trim_start_matches([' ', '\t', '\u{a0}']);
+        let len = after
+            .find(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .unwrap_or(after.len());
+        let next = after[..len].trim_end_matches(['.', ',', ';', '!', '?', ')']);
+        if next.is_empty() || !next.chars().all(is_move_char) {
+            return best;
+        }
+        glued.push(sep_char);
+        glued.push_str(next);
+        at = text.len() - after.len() + len;
+        if glued.parse::<MoveText>().is_ok() {
+            best = Some((glued.clone(), at));
+        } else if best.is_some() {
+            return best;
+        }
+    }
 }
 
 fn next_number((n, side): (u32, Side)) -> (u32, Side) {
@@ -492,13 +553,19 @@ fn resolve_date(
 }
 
 /// Reads the cipher value after its keyword.
+///
+/// Without a colon the value must have a digit (`ЗШ-2026-1`), so that prose such as "thanks
+/// for the tournament. My move…" gives no cipher.
 fn read_cipher(segment: &str) -> Option<String> {
+    let has_colon = segment.trim_start().starts_with([':', '-', '–', '—']);
     let value = skip_punct(segment);
     let value = value
         .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .next()?;
     let value = value.trim_end_matches(['.', ',', ';', ')']);
-    (!value.is_empty() && value.chars().any(char::is_alphanumeric)).then(|| value.to_owned())
+    let is_cipher = value.chars().any(|c| c.is_ascii_digit())
+        || has_colon && value.chars().any(char::is_alphanumeric);
+    is_cipher.then(|| value.to_owned())
 }
 
 /// Reads `7`, `№ 7`, `N7`, `#7`, `no. 7` after `Партия`/`Game`.
@@ -571,6 +638,17 @@ fn cut_variant(
     } else {
         (label, written, None)
     }
+}
+
+/// A label standing alone at the end of a text: `…; б)`, `… Б:`.
+fn tail_label(segment: &str) -> Option<String> {
+    let trimmed = segment.trim_end();
+    let rest = trimmed.strip_suffix([')', ':'])?;
+    let label = rest.chars().next_back()?;
+    let before = rest[..rest.len() - label.len_utf8()].chars().next_back();
+    (label.is_alphanumeric()
+        && before.is_none_or(|b| b.is_whitespace() || matches!(b, ';' | ',' | '.' | ':' | '(')))
+    .then(|| label.to_string())
 }
 
 /// Reads the label after `Вариант`: one letter or digit followed by `:`, `.`, `)` or a space.
@@ -664,17 +742,32 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                 }
             }
             Kw::Repeated | Kw::Own => {
-                let (moves, _) = parse_moves(skip_punct(segment));
+                let (mut moves, _) = parse_moves(skip_punct(segment));
+                if moves.is_empty() {
+                    // "Ваш ход получен: 12... f8:d6": a few words before the moves.
+                    let first_digit = segment
+                        .char_indices()
+                        .take(50)
+                        .find(|(_, c)| c.is_ascii_digit())
+                        .map(|(i, _)| i);
+                    if let Some(i) = first_digit {
+                        moves = parse_moves(&segment[i..]).0;
+                    }
+                }
                 if !moves.is_empty() {
                     let (slot, what) = if kw == Kw::Repeated {
                         (&mut repeated, "repetition")
                     } else {
                         (&mut own, "moves")
                     };
-                    if slot.is_none() {
-                        *slot = Some(moves);
-                    } else {
-                        problems.push(Problem::Duplicate { what });
+                    let texts =
+                        |l: &[Written]| l.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+                    match slot {
+                        None => *slot = Some(moves),
+                        Some(first) if texts(first) != texts(&moves) => {
+                            problems.push(Problem::Duplicate { what });
+                        }
+                        Some(_) => {}
                     }
                 }
             }
@@ -820,6 +913,11 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                     letter.evaluation.get_or_insert(e);
                 }
             }
+        }
+        // "Варианты: а) если …, то …; б) на … предлагаю …": a label at the end of one
+        // segment belongs to the variant that follows.
+        if pending_label.is_none() && skip_until <= end {
+            pending_label = tail_label(segment);
         }
     }
 

@@ -375,6 +375,24 @@ pub struct Letter {
     pub problems: Vec<Problem>,
 }
 
+impl Letter {
+    /// Whether the letter asks for anything: moves, a repetition, variants, a draw offer or
+    /// acceptance, a resignation, a break, a protest, an analysis or an evaluation. A letter
+    /// without any (a greeting, a scan in an attachment) is "not a letter at all" for the
+    /// daemon; the cipher and game alone do not count.
+    pub fn has_content(&self) -> bool {
+        !self.repeated.is_empty()
+            || !self.moves.is_empty()
+            || !self.variants.is_empty()
+            || self.draw.is_some()
+            || self.resign
+            || self.break_.is_some()
+            || self.protest.is_some()
+            || self.analysis.is_some()
+            || self.evaluation.is_some()
+    }
+}
+
 fn serialize_datetime<S: Serializer>(
     date: &Option<DateTime<FixedOffset>>,
     s: S,

@@ -266,3 +266,73 @@ fn long_pathological_letters_are_read_in_linear_time() {
         );
     }
 }
+
+#[test]
+fn the_word_tournament_in_prose_is_no_cipher() {
+    let l = read(
+        "Thanks for the tournament. My move: 1. c3-d4",
+        &ReadContext::default(),
+    );
+    assert_eq!(l.cipher, None);
+    assert_eq!(
+        read("Шифр: КЧР", &ReadContext::default()).cipher.as_deref(),
+        Some("КЧР")
+    );
+}
+
+#[test]
+fn the_same_move_line_twice_is_no_problem_but_a_different_one_is() {
+    let same = read(
+        "Мой ход: 1. c3-d4\nДаты: 01.12.2026 / 02.12.2026 / 03.12.2026\nВремя: 0/0\nМой ход: 1. c3-d4",
+        &ReadContext::default(),
+    );
+    assert!(same.problems.is_empty(), "{:?}", same.problems);
+    let other = read(
+        "Мой ход: 1. c3-d4\nМой ход: 1. a3-b4",
+        &ReadContext::default(),
+    );
+    assert!(
+        other
+            .problems
+            .contains(&Problem::Duplicate { what: "moves" })
+    );
+    assert_eq!(other.moves[0].normalised(), "c3-d4");
+}
+
+#[test]
+fn a_greeting_with_cipher_and_game_has_no_content() {
+    assert!(
+        !read(
+            "Шифр: ЗШ-2026-1, партия 7. Ход во вложении.",
+            &ReadContext::default()
+        )
+        .has_content()
+    );
+    assert!(read("Сдаюсь", &ReadContext::default()).has_content());
+}
+
+#[test]
+fn lettered_variants_after_one_keyword_keep_their_labels() {
+    let l = read(
+        "Ваш ход получен: 12... f8:d6\nОтветный ход: 13. e3-f4\n\
+         Варианты: а) если 13... g7-h6, то 14. f4-e5; б) на 13... f6-g5 предлагаю 14. f4:h6.",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.repeated), ["12... f8:d6"]);
+    assert_eq!(moves(&l.moves), ["13. e3-f4"]);
+    let labels: Vec<_> = l.variants.iter().map(|v| v.label.as_deref()).collect();
+    assert_eq!(labels, [Some("а"), Some("б")]);
+    assert_eq!(moves(&l.variants[1].moves), ["13... f6-g5", "14. f4:h6"]);
+}
+
+#[test]
+fn spaces_around_separators_are_read_as_one_move() {
+    let l = read(
+        "Мой ход: 13. e3 - f4 g7 -h6 14. f4- e5 h6 : f4 : d2",
+        &ReadContext::default(),
+    );
+    assert_eq!(
+        moves(&l.moves),
+        ["13. e3-f4", "13... g7-h6", "14. f4-e5", "14... h6:f4:d2"]
+    );
+}

@@ -69,11 +69,14 @@ pub struct ImapSettings {
     pub poll: Duration,
     /// Timeout of each network step.
     pub timeout: Duration,
+    /// At most this many letters per [`Inbox::fetch_new`]: a full mailbox is read in parts
+    /// rather than all in memory at once.
+    pub max_per_fetch: usize,
 }
 
 impl ImapSettings {
     /// Settings with the usual defaults: `INBOX`, no processed folder, IDLE renewed every 25
-    /// minutes, a 60 s poll, a 30 s timeout.
+    /// minutes, a 60 s poll, a 30 s timeout, 500 letters per fetch.
     pub fn new(
         host: impl Into<String>,
         port: u16,
@@ -94,6 +97,7 @@ impl ImapSettings {
             idle_renew: Duration::from_secs(25 * 60),
             poll: Duration::from_secs(60),
             timeout: Duration::from_secs(30),
+            max_per_fetch: 500,
         }
     }
 }
@@ -152,8 +156,9 @@ pub struct ImapInbox {
     session: Option<Session<Stream>>,
     uid_validity: Option<u32>,
     next_uid: u32,
-    /// Scan from UID 1 on the next fetch (set on every new connection).
-    rescan: bool,
+    /// Where the next search starts: 1 after every new connection (the rescan), the rest of
+    /// a rescan cut at `max_per_fetch`, else `next_uid`.
+    scan_from: u32,
     has_idle: bool,
     has_move: bool,
     failures: u32,
@@ -184,7 +189,7 @@ impl ImapInbox {
             session: None,
             uid_validity: None,
             next_uid: 1,
-            rescan: true,
+            scan_from: 1,
             has_idle: false,
             has_move: false,
             failures: 0,
@@ -260,13 +265,14 @@ impl ImapInbox {
                 self.session = Some(session);
                 self.failures = 0;
                 self.retry_at = None;
-                self.rescan = true;
+                self.scan_from = 1;
                 Ok(())
             }
             Err(e) => {
                 self.failures = self.failures.saturating_add(1);
-                let wait =
-                    Duration::from_secs(1 << self.failures.min(6)).min(Duration::from_secs(60));
+                // 1 s, 2 s, 4 s ... 60 s
+                let wait = Duration::from_secs(1 << (self.failures - 1).min(6))
+                    .min(Duration::from_secs(60));
                 self.retry_at = Some(Instant::now() + wait);
                 tracing::warn!(server = %self.server(), error = %e, retry_in_s = wait.as_secs(), "imap connection failed");
                 Err(e)
@@ -499,12 +505,19 @@ impl ImapInbox {
     }
 
     async fn fetch_connected(&mut self) -> Result<Vec<IncomingMail>, MailError> {
-        let from = if self.rescan { 1 } else { self.next_uid };
-        let uids = self.search_from(from).await?;
-        let letters = self.fetch_uids(&uids).await?;
-        self.rescan = false;
-        if let Some(&last) = uids.last() {
-            self.next_uid = self.next_uid.max(last.saturating_add(1));
+        let uids = self.search_from(self.scan_from).await?;
+        let batch = &uids[..uids.len().min(self.settings.max_per_fetch.max(1))];
+        let letters = self.fetch_uids(batch).await?;
+        match batch.last() {
+            Some(&last) => {
+                self.next_uid = self.next_uid.max(last.saturating_add(1));
+                self.scan_from = if uids.len() > batch.len() {
+                    last.saturating_add(1) // the rest on the next call
+                } else {
+                    self.next_uid
+                };
+            }
+            None => self.scan_from = self.next_uid,
         }
         Ok(letters)
     }
@@ -648,8 +661,7 @@ impl Inbox for ImapInbox {
             self.ensure_connected().await?;
         }
         // mail that came since the last fetch (or that is waiting after a reconnect)
-        let from = if self.rescan { 1 } else { self.next_uid };
-        let pending = match self.search_from(from).await {
+        let pending = match self.search_from(self.scan_from).await {
             Ok(uids) => !uids.is_empty(),
             Err(e) => {
                 self.after_error(&e);

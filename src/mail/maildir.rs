@@ -9,6 +9,8 @@
 //! the transport was given a received override (the CLI's `--now`): then every letter found is
 //! received at that moment, so scripts and tests drive months of play in seconds.
 
+use std::collections::HashMap;
+#[cfg(test)]
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
@@ -26,9 +28,11 @@ pub struct Maildir {
     root: PathBuf,
     received_override: Option<DateTime<Utc>>,
     poll: Duration,
-    /// Unique names already returned by `fetch_new`, so that `wait_for_mail` wakes only for
-    /// letters that are really new.
-    seen: HashSet<String>,
+    /// Letters already returned by `fetch_new` (unique name → path), so that `wait_for_mail`
+    /// wakes only for letters that are really new and `mark_processed` finds the file without
+    /// listing the folder.
+    seen: HashMap<String, PathBuf>,
+    max_per_fetch: usize,
 }
 
 impl Maildir {
@@ -49,7 +53,8 @@ impl Maildir {
             root,
             received_override: None,
             poll: Duration::from_millis(500),
-            seen: HashSet::new(),
+            seen: HashMap::new(),
+            max_per_fetch: 500,
         })
     }
 
@@ -63,6 +68,13 @@ impl Maildir {
     /// How often [`Inbox::wait_for_mail`] looks at the inbox (default 0.5 s).
     pub fn with_poll_interval(mut self, poll: Duration) -> Self {
         self.poll = poll.max(Duration::from_millis(10));
+        self
+    }
+
+    /// At most this many letters per [`Inbox::fetch_new`], oldest first (default 500): a full
+    /// inbox is read in parts rather than all in memory at once.
+    pub fn with_max_per_fetch(mut self, max: usize) -> Self {
+        self.max_per_fetch = max.max(1);
         self
     }
 
@@ -112,7 +124,12 @@ impl Maildir {
 impl Inbox for Maildir {
     async fn fetch_new(&mut self) -> Result<Vec<IncomingMail>, MailError> {
         let mut letters = Vec::new();
-        for (unique, path, modified) in self.unprocessed()? {
+        let max = self.max_per_fetch;
+        let waiting = self.unprocessed()?;
+        let fresh = waiting
+            .into_iter()
+            .filter(|(unique, ..)| !self.seen.contains_key(unique));
+        for (unique, path, modified) in fresh.take(max).collect::<Vec<_>>() {
             let raw = match fs::read(&path) {
                 Ok(raw) => raw,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -121,7 +138,7 @@ impl Inbox for Maildir {
             let received = self
                 .received_override
                 .unwrap_or_else(|| DateTime::<Utc>::from(modified));
-            self.seen.insert(unique.clone());
+            self.seen.insert(unique.clone(), path);
             letters.push(IncomingMail {
                 id: MailId::Maildir { unique },
                 raw,
@@ -136,6 +153,22 @@ impl Inbox for Maildir {
             return Err(MailError::NotFound { id: id.clone() });
         };
         let inbox = self.inbox_dir();
+        // the path fetch_new saw, if the file is still there: no folder listing per letter
+        if let Some(path) = self.seen.remove(unique) {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let (_, flags) = split_info(name);
+            let to = inbox
+                .join("cur")
+                .join(format!("{unique}:2,{}", with_seen(flags)));
+            match fs::rename(&path, &to) {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => return Err(MailError::Io { path, source }),
+            }
+        }
         for sub in ["new", "cur"] {
             for (name, path) in list(&inbox.join(sub))? {
                 let (u, flags) = split_info(&name);
@@ -145,12 +178,9 @@ impl Inbox for Maildir {
                 if sub == "cur" && flags.contains('S') {
                     return Ok(());
                 }
-                // Maildir flags are kept in ASCII order
-                let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
-                flags.sort_unstable();
-                flags.dedup();
-                let flags: String = flags.into_iter().collect();
-                let to = inbox.join("cur").join(format!("{unique}:2,{flags}"));
+                let to = inbox
+                    .join("cur")
+                    .join(format!("{unique}:2,{}", with_seen(flags)));
                 fs::rename(&path, &to).map_err(|source| MailError::Io { path, source })?;
                 return Ok(());
             }
@@ -164,7 +194,7 @@ impl Inbox for Maildir {
             if self
                 .unprocessed()?
                 .iter()
-                .any(|(unique, ..)| !self.seen.contains(unique))
+                .any(|(unique, ..)| !self.seen.contains_key(unique))
             {
                 return Ok(());
             }
@@ -201,13 +231,16 @@ pub fn deliver(dir: &Path, raw: &[u8], name: Option<&str>) -> Result<PathBuf, Ma
     };
     let unique = match name {
         Some(name) => {
-            for sub in ["new", "cur"] {
-                if let Some((_, path)) = list(&dir.join(sub))?
-                    .into_iter()
-                    .find(|(n, _)| split_info(n).0 == name)
-                {
-                    return Ok(path);
-                }
+            let new = dir.join("new").join(name);
+            if new.exists() {
+                return Ok(new);
+            }
+            // a reader may have moved it to cur (with flags); an outbox's cur is usually empty
+            if let Some((_, path)) = list(&dir.join("cur"))?
+                .into_iter()
+                .find(|(n, _)| split_info(n).0 == name)
+            {
+                return Ok(path);
             }
             name.to_owned()
         }
@@ -274,6 +307,14 @@ fn file_name_for(message_id: &str) -> String {
         }
     }
     name
+}
+
+/// Maildir flags plus `S`, in ASCII order as Maildir keeps them.
+fn with_seen(flags: &str) -> String {
+    let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
+    flags.sort_unstable();
+    flags.dedup();
+    flags.into_iter().collect()
 }
 
 /// `unique:2,FLAGS` → (`unique`, `FLAGS`); a name without info has no flags.
@@ -369,11 +410,19 @@ mod tests {
                 .join(format!("{unique}:2,S"))
                 .is_file()
         );
-        let again = maildir.fetch_new().await.unwrap();
+        assert!(
+            maildir.fetch_new().await.unwrap().is_empty(),
+            "nothing is returned twice"
+        );
+        let again = Maildir::open(dir.path())
+            .unwrap()
+            .fetch_new()
+            .await
+            .unwrap();
         assert_eq!(
             again.len(),
             1,
-            "only the unprocessed letter is fetched again"
+            "reopened, the unprocessed letter comes again"
         );
         assert_eq!(again[0].id, got[1].id);
     }
@@ -406,6 +455,7 @@ mod tests {
             .unwrap();
         let got = maildir.clone().fetch_new().await.unwrap();
         assert_eq!(got[0].received, DateTime::<Utc>::from(then));
+        assert!(maildir.seen.is_empty(), "a clone keeps its own memory");
 
         let now = Utc.with_ymd_and_hms(2026, 10, 8, 12, 0, 0).unwrap();
         let got = maildir
@@ -435,6 +485,35 @@ mod tests {
         assert_eq!(path.file_name().unwrap(), "msg-r1.g2%2F3@zaochka");
         assert_eq!(fs::read(path).unwrap(), letter(3));
         assert_eq!(fs::read_dir(outbox.join("tmp")).unwrap().count(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_full_inbox_is_read_in_parts_oldest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap().with_max_per_fetch(2);
+        for n in 0..5 {
+            let path = maildir.deliver_to_inbox(&letter(n)).unwrap();
+            let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_760_000_000 + u64::from(n));
+            fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        }
+        let mut order = Vec::new();
+        loop {
+            let got = maildir.fetch_new().await.unwrap();
+            assert!(got.len() <= 2);
+            if got.is_empty() {
+                break;
+            }
+            for m in got {
+                order.push(m.raw.clone());
+                maildir.mark_processed(&m.id).await.unwrap();
+            }
+        }
+        assert_eq!(order, (0..5).map(letter).collect::<Vec<_>>());
     }
 
     #[tokio::test]
@@ -476,6 +555,8 @@ mod tests {
             .unwrap();
         assert!(started.elapsed() < Duration::from_secs(5));
         writer.join().unwrap();
-        assert_eq!(maildir.fetch_new().await.unwrap().len(), 2);
+        let got = maildir.fetch_new().await.unwrap();
+        assert_eq!(got.len(), 1, "only the new letter");
+        assert_eq!(got[0].raw, letter(2));
     }
 }

@@ -22,7 +22,8 @@ pub struct MemoryMailbox {
 #[derive(Debug, Default)]
 struct State {
     next_id: u64,
-    /// Letters in, with "processed" and "already returned by fetch_new".
+    /// Letters in, with "processed" and "already returned by fetch_new" (until
+    /// `forget_fetched`).
     inbox: Vec<(IncomingMail, bool, bool)>,
     sent: Vec<OutgoingMail>,
     send_failure: Option<Failure>,
@@ -80,6 +81,13 @@ impl MemoryMailbox {
             .collect()
     }
 
+    /// As if the daemon restarted: every unprocessed letter is fetched again.
+    pub fn forget_fetched(&self) {
+        for (_, _, returned) in &mut self.lock().inbox {
+            *returned = false;
+        }
+    }
+
     /// Every letter sent so far, in order.
     pub fn sent(&self) -> Vec<OutgoingMail> {
         self.lock().sent.clone()
@@ -107,7 +115,7 @@ impl Inbox for MemoryMailbox {
         Ok(state
             .inbox
             .iter_mut()
-            .filter(|(_, processed, _)| !processed)
+            .filter(|(_, processed, returned)| !processed && !returned)
             .map(|(mail, _, returned)| {
                 *returned = true;
                 mail.clone()
@@ -196,8 +204,14 @@ mod tests {
         let got = daemon_side.fetch_new().await.unwrap();
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].received, at(8));
+        assert!(
+            daemon_side.fetch_new().await.unwrap().is_empty(),
+            "not twice"
+        );
+        test_side.forget_fetched(); // a restart
         assert_eq!(daemon_side.fetch_new().await.unwrap().len(), 1);
         daemon_side.mark_processed(&id).await.unwrap();
+        test_side.forget_fetched();
         assert!(daemon_side.fetch_new().await.unwrap().is_empty());
         assert!(test_side.unprocessed().is_empty());
     }

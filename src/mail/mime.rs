@@ -223,7 +223,15 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
                 .content_type()
                 .and_then(|ct| ct.attribute("delsp"))
                 .is_some_and(|f| f.eq_ignore_ascii_case("yes"));
-            let text = normalise_newlines(text);
+            let declared = part.content_type().and_then(|ct| ct.attribute("charset"));
+            let repaired = if text.contains('\u{fffd}')
+                && declared.is_none_or(|c| c.eq_ignore_ascii_case("utf-8"))
+            {
+                guess_cyrillic(message.raw_message(), part)
+            } else {
+                None
+            };
+            let text = normalise_newlines(repaired.as_deref().unwrap_or(text));
             plain.push(if is_flowed {
                 unflow(&text, delsp)
             } else {
@@ -231,7 +239,8 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
             });
         }
     }
-    if !plain.is_empty() {
+    // Some clients send an empty text/plain beside the real HTML: then the HTML is read.
+    if plain.iter().any(|p| !p.trim().is_empty()) {
         return (plain.join("\n"), TextSource::Plain);
     }
     let html: Vec<String> = message
@@ -242,10 +251,38 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
         })
         .collect();
     if html.is_empty() {
-        (String::new(), TextSource::None)
+        if plain.is_empty() {
+            (String::new(), TextSource::None)
+        } else {
+            (plain.join("\n"), TextSource::Plain)
+        }
     } else {
         (html.join("\n"), TextSource::Html)
     }
+}
+
+/// Decodes again a text part that is not valid UTF-8 although it says so (or names no
+/// charset): old Russian clients send windows-1251 or KOI8-R unlabelled. Lower-case letters
+/// dominate Russian text; they sit at 0xE0..=0xFF in windows-1251 and 0xC0..=0xDF in KOI8-R.
+fn guess_cyrillic(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<String> {
+    use mail_parser::decoders::{base64::base64_decode, quoted_printable::quoted_printable_decode};
+    let body = raw.get(part.offset_body as usize..part.offset_end as usize)?;
+    let bytes = match part.encoding {
+        mail_parser::Encoding::QuotedPrintable => quoted_printable_decode(body)?,
+        mail_parser::Encoding::Base64 => base64_decode(body)?,
+        mail_parser::Encoding::None => body.to_vec(),
+    };
+    if std::str::from_utf8(&bytes).is_ok() {
+        return None;
+    }
+    let high = bytes.iter().filter(|b| **b >= 0xE0).count();
+    let middle = bytes.iter().filter(|b| (0xC0..0xE0).contains(*b)).count();
+    let charset: &[u8] = if high >= middle {
+        b"windows-1251"
+    } else {
+        b"koi8-r"
+    };
+    mail_parser::decoders::charsets::map::charset_decoder(charset).map(|decode| decode(&bytes))
 }
 
 fn normalise_newlines(text: &str) -> String {
@@ -546,6 +583,28 @@ mod tests {
     fn deeply_nested_html_quotes_stay_linear() {
         let html = "<blockquote>".repeat(50_000) + &"x<br>".repeat(50_000);
         assert!(html_to_text(&html).len() < 400_000);
+    }
+
+    #[test]
+    fn an_empty_plain_part_gives_way_to_the_html() {
+        let raw = "From: a@b.test\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n\
+                   --b\r\nContent-Type: text/plain\r\n\r\n \r\n\
+                   --b\r\nContent-Type: text/html\r\n\r\n<p>Сдаюсь</p>\r\n--b--\r\n";
+        let mail = parse(raw.as_bytes()).unwrap();
+        assert_eq!(
+            (mail.text.as_str(), mail.text_source),
+            ("Сдаюсь\n", TextSource::Html)
+        );
+    }
+
+    #[test]
+    fn unlabelled_windows_1251_and_koi8_r_are_guessed() {
+        let mut raw = b"From: a@b.test\r\nContent-Type: text/plain\r\n\r\n".to_vec();
+        raw.extend_from_slice(&[0xcc, 0xee, 0xe9, b' ', 0xf5, 0xee, 0xe4, b'\n']);
+        assert_eq!(parse(&raw).unwrap().text, "Мой ход\n");
+        let mut raw = b"From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
+        raw.extend_from_slice(&[0xed, 0xcf, 0xca, b' ', 0xc8, 0xcf, 0xc4, b'\n']);
+        assert_eq!(parse(&raw).unwrap().text, "Мой ход\n");
     }
 
     #[test]

@@ -5,11 +5,15 @@
 //! a letter says is [`mime`]'s job; judging it is the daemon's.
 //!
 //! The contract every [`Inbox`] keeps (the daemon's "exactly once" rests on it):
-//! - [`Inbox::fetch_new`] returns letters not yet marked processed, each with a [`MailId`] that
-//!   is stable for that letter in that mailbox. A letter may be returned again (after a
-//!   restart, a reconnect, or until [`Inbox::mark_processed`] succeeds), so the caller
-//!   deduplicates by id; a letter is never lost.
+//! - [`Inbox::fetch_new`] returns letters not yet marked processed that this inbox has not
+//!   returned before, oldest first, each with a [`MailId`] that is stable for that letter in
+//!   that mailbox. A new inbox (a restart; for IMAP also a reconnection) returns every
+//!   unprocessed letter again, so the caller deduplicates by id, and a letter whose processing
+//!   was cut short is never lost. A letter never marked processed does not block the others.
 //! - [`Inbox::mark_processed`] is called after the letter is safely stored; it is idempotent.
+//!
+//! [`open_transports`] turns the configuration's `[maildir]` or `[imap]`+`[smtp]` into an
+//! [`AnyInbox`] and an [`AnyOutbox`] (the one place this module reads [`crate::config`]).
 
 pub mod imap;
 pub mod maildir;
@@ -125,7 +129,8 @@ pub struct OutgoingMail {
 ///
 /// The futures are `Send` so that the daemon can run them on tokio's multi-threaded runtime.
 pub trait Inbox {
-    /// Letters not yet marked processed (see the module docs: a letter may come again).
+    /// Letters not yet marked processed and not yet returned by this inbox (see the module
+    /// docs: after a restart they come again).
     ///
     /// # Errors
     /// [`MailError`]; on a transient one, back off and call again.
@@ -215,6 +220,71 @@ impl Outbox for AnyOutbox {
             AnyOutbox::Maildir(m) => m.send(mail).await,
             AnyOutbox::Smtp(m) => m.send(mail).await,
             AnyOutbox::Memory(m) => m.send(mail).await,
+        }
+    }
+}
+
+/// The transports a configuration names: the Maildir (inbox and outbox in one), or IMAP and
+/// SMTP with their passwords read now. `received_override` is the CLI's `--now` (Maildir
+/// only: an IMAP letter's postmark is always the server's INTERNALDATE). Nothing connects yet.
+///
+/// # Errors
+/// [`MailError::Settings`] when a password cannot be read, [`MailError::Tls`] for an unusable
+/// CA file, [`MailError::Io`] when the Maildir folders cannot be created.
+pub fn open_transports(
+    transport: &crate::config::Transport,
+    received_override: Option<DateTime<Utc>>,
+) -> Result<(AnyInbox, AnyOutbox), MailError> {
+    use crate::config::{self, Transport};
+    let tls = |mode: config::TlsMode| match mode {
+        config::TlsMode::None => TlsMode::None,
+        config::TlsMode::Starttls => TlsMode::StartTls,
+        config::TlsMode::Implicit => TlsMode::Implicit,
+    };
+    let secret = |source: &config::PasswordSource, key: &str| {
+        source
+            .resolve(key)
+            .map(|s| s.map(|s| Password::new(s.expose())))
+            .map_err(|e| MailError::Settings(e.to_string()))
+    };
+    match transport {
+        Transport::Maildir(m) => {
+            let maildir = maildir::Maildir::open(&m.path)?
+                .with_received_override(received_override)
+                .with_poll_interval(m.poll);
+            Ok((
+                AnyInbox::Maildir(maildir.clone()),
+                AnyOutbox::Maildir(maildir),
+            ))
+        }
+        Transport::Imap { imap: i, smtp: s } => {
+            let password = secret(&i.password, "imap.password")?.unwrap_or_default();
+            let mut settings =
+                imap::ImapSettings::new(&i.host, i.port, tls(i.tls), &i.user, password);
+            settings.ca_file = i.ca_file.clone();
+            settings.mailbox = i.mailbox.clone();
+            settings.processed_folder = i.processed_folder.clone();
+            settings.idle_renew = i.idle;
+            settings.poll = i.poll;
+            settings.timeout = i.timeout;
+            let inbox = imap::ImapInbox::new(settings)?;
+            let auth = match (&s.user, secret(&s.password, "smtp.password")?) {
+                (Some(user), Some(password)) => Some((user.clone(), password)),
+                _ => None,
+            };
+            let outbox = smtp::SmtpOutbox::new(smtp::SmtpSettings {
+                host: s.host.clone(),
+                port: s.port,
+                tls: tls(s.tls),
+                tls_name: None,
+                auth,
+                ca_file: s.ca_file.clone(),
+                timeout: s.timeout,
+            })?;
+            Ok((
+                AnyInbox::Imap(Box::new(inbox)),
+                AnyOutbox::Smtp(Box::new(outbox)),
+            ))
         }
     }
 }
@@ -502,6 +572,31 @@ mod tests {
                 .count(),
             1
         );
+    }
+
+    #[test]
+    fn the_default_config_opens_the_maildir_and_imap_settings_carry_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = crate::config::Config::default();
+        let crate::config::Transport::Maildir(m) = &mut config.transport else {
+            panic!("the default is not maildir")
+        };
+        m.path = dir.path().join("mail");
+        let (inbox, outbox) = open_transports(&config.transport, None).unwrap();
+        assert!(matches!(
+            (inbox, outbox),
+            (AnyInbox::Maildir(_), AnyOutbox::Maildir(_))
+        ));
+        assert!(dir.path().join("mail/inbox/new").is_dir());
+
+        let text = "transport = \"imap\"\n[imap]\nhost = \"mail.example.org\"\n\
+                    user = \"z@example.org\"\npassword_command = \"echo pw\"\n\
+                    processed_folder = \"Done\"\n[smtp]\nhost = \"mail.example.org\"";
+        let config = crate::config::Config::from_toml(text).unwrap();
+        let (inbox, outbox) = open_transports(&config.transport, None).unwrap();
+        let shown = format!("{inbox:?} {outbox:?}");
+        assert!(shown.contains("Done") && shown.contains("993"), "{shown}");
+        assert!(!shown.contains("\"pw\""), "{shown}");
     }
 
     #[test]

@@ -55,11 +55,12 @@ impl SmtpOutbox {
     /// # Errors
     /// [`MailError::Tls`] when the CA file is unusable (checked now, not at the first letter).
     pub fn new(settings: SmtpSettings) -> Result<Self, MailError> {
-        let mut outbox = SmtpOutbox {
+        let outbox = SmtpOutbox {
             settings,
             transport: None,
         };
-        outbox.transport()?;
+        // the transport itself is built at the first send: lettre's pool needs the runtime
+        outbox.tls()?;
         Ok(outbox)
     }
 
@@ -77,7 +78,7 @@ impl SmtpOutbox {
             .ok_or_else(|| MailError::Settings("no transport".into()))
     }
 
-    fn build(&self) -> Result<AsyncSmtpTransport<Tokio1Executor>, MailError> {
+    fn tls(&self) -> Result<Tls, MailError> {
         let s = &self.settings;
         let tls_error = |e: lettre::transport::smtp::Error| MailError::Tls {
             server: self.server(),
@@ -101,11 +102,16 @@ impl SmtpOutbox {
             }
             builder.build_rustls().map_err(tls_error)
         };
-        let tls = match s.tls {
+        Ok(match s.tls {
             TlsMode::None => Tls::None,
             TlsMode::StartTls => Tls::Required(params()?),
             TlsMode::Implicit => Tls::Wrapper(params()?),
-        };
+        })
+    }
+
+    fn build(&self) -> Result<AsyncSmtpTransport<Tokio1Executor>, MailError> {
+        let s = &self.settings;
+        let tls = self.tls()?;
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(s.host.clone())
             .port(s.port)
             .tls(tls)
@@ -163,6 +169,19 @@ fn is_certificate_problem(e: &lettre::transport::smtp::Error) -> bool {
         source = err.source();
     }
     false
+}
+
+impl Drop for SmtpOutbox {
+    fn drop(&mut self) {
+        // lettre's connection pool spawns a tokio task when dropped, and panics outside a
+        // runtime; an outbox dropped after its runtime is gone leaks the pool instead (the
+        // process is ending anyway)
+        if tokio::runtime::Handle::try_current().is_err()
+            && let Some(transport) = self.transport.take()
+        {
+            std::mem::forget(transport);
+        }
+    }
 }
 
 fn address(text: &str) -> Result<Address, MailError> {

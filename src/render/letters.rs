@@ -25,6 +25,7 @@ pub const TEMPLATE_NAMES: &[&str] = &[
     "result",
     "unknown_sender",
     "refused",
+    "note",
 ];
 
 /// Facts every letter about one game shares.
@@ -65,9 +66,9 @@ pub struct Dates {
     /// The date of this answer.
     pub answered: String,
     /// White's total days used, penalties included.
-    pub time_white: u32,
+    pub time_white: i64,
     /// Black's total days used, penalties included.
-    pub time_black: u32,
+    pub time_black: i64,
 }
 
 /// A partner's move, forwarded (10.2.3 complete).

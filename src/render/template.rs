@@ -76,6 +76,7 @@ const BUILTIN: &[(&str, &str, &str)] = builtin!(
     "result",
     "unknown_sender",
     "refused",
+    "note",
 );
 
 /// The names of the built-in templates.

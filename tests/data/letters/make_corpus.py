@@ -93,9 +93,11 @@ def body_bytes(text, charset, cte, nl="\n"):
     return raw
 
 
-def part(text, subtype="plain", charset="utf-8", cte="8bit", extra="", nl="\n"):
-    head = "Content-Type: text/%s; charset=%s%s\nContent-Transfer-Encoding: %s\n\n" % (
-        subtype, charset, extra, cte)
+def part(text, subtype="plain", charset="utf-8", cte="8bit", extra="", nl="\n", declared=None):
+    """declared: the charset the header names, when a client lies ("" names none)."""
+    label = charset if declared is None else declared
+    head = "Content-Type: text/%s%s%s\nContent-Transfer-Encoding: %s\n\n" % (
+        subtype, "; charset=" + label if label else "", extra, cte)
     return head.encode() + body_bytes(text, charset, cte, nl)
 
 
@@ -440,6 +442,17 @@ def corpus():
           "Даты: 05.12.2026 / 06.12.2026 / 06.12.2026\nВремя: 23/18",
           frm=("Петров Пётр", "petrov@players.test"), subject="Re: ЗШ-2026-1, партия 7: ход 13... g5:e3",
           date="Sun, 06 Dec 2026 09:30:00 +0300")
+
+    write("089-unlabelled-windows-1251-8bit", part(PLAYER, charset="windows-1251", declared=""))
+    write("090-koi8r-labelled-utf8-base64", part(PLAYER, charset="koi8-r", cte="base64",
+                                                 declared="utf-8"))
+
+    plain("091-lettered-variants-in-one-line", "Ваш ход получен: 12... f8:d6\nОтветный ход: 13. e3-f4\n"
+          "Варианты: а) если 13... g7-h6, то 14. f4-e5; б) на 13... f6-g5 предлагаю 14. f4:h6.\n"
+          "Даты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 23/17")
+
+    plain("092-spaces-around-dashes-and-colons", "Ваш ход: 12... f8 : d6\nМой ход: 13. e3 - f4 g7 -h6 "
+          "14. f4- e5\nДаты: 01.12.2026 / 03.12.2026 / 05.12.2026\nВремя: 23/17")
 
 
 if __name__ == "__main__":

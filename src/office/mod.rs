@@ -1,0 +1,1288 @@
+//! The post office: the synchronous heart of the daemon. One incoming letter is handled in
+//! one store transaction — stored raw, read, routed to its game, judged, and every state
+//! change and outgoing letter queued together, or nothing. The clock's deadlines fire from
+//! the stored state ([`Office::sweep`]), and a tournament starts with its start lists
+//! ([`Office::start_tournament`]).
+//!
+//! No network here: the [`crate::daemon`] fetches and sends around it, and the CLI calls it
+//! directly. Knows the domain modules, the store and the renderer; mail only as bytes and
+//! [`crate::mail::mime`].
+//!
+//! Routing a letter (in this order):
+//! 1. unreadable as a message → set aside with the reason;
+//! 2. automatic mail (bounces, auto-replies, lists) and zaochka's own letters → ignored,
+//!    never answered (no mail loops);
+//! 3. the arbiter's or secretary's address → [`commands`];
+//! 4. an address no tournament knows → kept, and one short notice a day at most;
+//! 5. the game: a reply to zaochka's letter (In-Reply-To/References), else the cipher and
+//!    game number, else the number alone, else the partner's surname, else the sender's only
+//!    unfinished game; none or several → a polite refusal naming the sender's games;
+//! 6. a game that is not the sender's → refused (only a game's own players move in it);
+//! 7. a break announcement (10.4) → recorded in all the sender's unfinished games;
+//! 8. the judge ([`crate::game::judge`]) → the new state and the notices, worded and queued.
+
+pub mod commands;
+mod words;
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+
+use crate::clock::ClockSettings;
+use crate::config::{Config, Language};
+use crate::game::{self, GameState, Notice, NoticeKind, Recipient, Side};
+use crate::letter::{self, ReadContext};
+use crate::mail::IncomingMail;
+use crate::mail::mime::{self, ParsedMail};
+use crate::render::letters::{self as out, GameHeader};
+use crate::render::mime::Envelope;
+use crate::render::{Board, Lang, RenderError, Templates};
+use crate::rules::Position;
+use crate::store::{
+    Game, GameId, GameStatus, GameUpdate, LetterInId, NewGame, NewLetterIn, NewLetterOut, Outcome,
+    Player, Processed, Store, StoreError, Tournament, TournamentStatus, Tx,
+};
+
+/// What went wrong while handling a letter or a deadline. A player's mistake is never one of
+/// these: it is an answer to the player.
+#[derive(Debug, thiserror::Error)]
+pub enum OfficeError {
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Wording or building a letter.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// A stored game state that does not read back.
+    #[error("game state of game {game}: {source}")]
+    State {
+        /// The game's id.
+        game: i64,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// Something the organiser asked for that cannot be done.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// Who a command letter is from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The chief arbiter (главный судья).
+    Arbiter,
+    /// The chief secretary (главный секретарь).
+    Secretary,
+}
+
+/// What became of one incoming letter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Handled {
+    /// Handled now: the stored letter's id and what became of it.
+    New {
+        /// The stored letter.
+        id: LetterInId,
+        /// Judged, set aside (why) or ignored (why).
+        outcome: Outcome,
+    },
+    /// Already handled before (the same mailbox id, or the same Message-ID and sender):
+    /// nothing was done.
+    Seen(LetterInId),
+}
+
+/// The post office: configuration and wording.
+pub struct Office {
+    /// The configuration.
+    pub config: Config,
+    /// The wording of outgoing letters.
+    pub templates: Templates,
+}
+
+/// Distinguishes Message-IDs made in the same microsecond.
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+impl Office {
+    /// An office with the built-in wording.
+    pub fn new(config: Config) -> Office {
+        Office {
+            config,
+            templates: Templates::builtin(),
+        }
+    }
+
+    fn lang(&self) -> Lang {
+        match self.config.language {
+            Language::En => Lang::En,
+            _ => Lang::Ru,
+        }
+    }
+
+    /// Handles one incoming letter, exactly once.
+    ///
+    /// # Errors
+    /// [`OfficeError`] when the store or the renderer fails; nothing is then kept and the
+    /// letter stays in the mailbox to be tried again.
+    pub fn handle(
+        &self,
+        store: &mut Store,
+        mail: &IncomingMail,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, OfficeError> {
+        let parsed = mime::parse(&mail.raw);
+        let transport_id = mail.id.to_string();
+        let (sender, message_id, subject) = match &parsed {
+            Ok(p) => (
+                p.from
+                    .as_ref()
+                    .map(|m| m.address.to_ascii_lowercase())
+                    .unwrap_or_default(),
+                p.message_id.clone(),
+                p.subject.clone(),
+            ),
+            Err(_) => (String::new(), None, String::new()),
+        };
+        let new = NewLetterIn {
+            transport_id: &transport_id,
+            message_id: message_id.as_deref(),
+            sender: &sender,
+            subject: &subject,
+            received: mail.received,
+            raw: &mail.raw,
+        };
+        let done = store.process_letter(&new, now, |tx, id| {
+            let outcome = self.route(tx, id, parsed, mail.received, now)?;
+            Ok::<_, OfficeError>((outcome.clone(), outcome))
+        })?;
+        Ok(match done {
+            Processed::New { id, value } => Handled::New { id, outcome: value },
+            Processed::Seen(id) => Handled::Seen(id),
+        })
+    }
+
+    fn route(
+        &self,
+        tx: &Tx<'_>,
+        id: LetterInId,
+        parsed: Result<ParsedMail, mime::MimeError>,
+        received: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, OfficeError> {
+        let p = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                return Ok(Outcome::SetAside {
+                    game: None,
+                    reason: format!("not a readable message: {e}"),
+                });
+            }
+        };
+        let Some(from) = p.from.as_ref().map(|m| m.address.to_ascii_lowercase()) else {
+            return Ok(Outcome::SetAside {
+                game: None,
+                reason: "no sender address".into(),
+            });
+        };
+        if let Some(reason) = &p.automatic {
+            return Ok(Outcome::Ignored {
+                reason: format!("automatic mail ({reason:?}): never answered"),
+            });
+        }
+        if from.eq_ignore_ascii_case(&self.config.address) {
+            return Ok(Outcome::Ignored {
+                reason: "zaochka's own letter".into(),
+            });
+        }
+        let thread = self.thread_game(tx, &p)?;
+        if from.eq_ignore_ascii_case(&self.config.arbiter) {
+            return commands::handle(self, tx, id, &p, Role::Arbiter, thread, now);
+        }
+        if from.eq_ignore_ascii_case(&self.config.secretary) {
+            return commands::handle(self, tx, id, &p, Role::Secretary, thread, now);
+        }
+        let me = tx.players_by_email(&from)?;
+        if me.is_empty() {
+            let day = self.today(now, None);
+            if tx.courtesy_once(&from, day, now)? {
+                let ctx = out::UnknownSender {
+                    sender: from.clone(),
+                    federation: self.config.federation.clone(),
+                };
+                self.queue(
+                    tx,
+                    "unknown_sender",
+                    &ctx,
+                    None,
+                    &[(String::new(), from.clone())],
+                    None,
+                    Some((id, &p)),
+                    vec![],
+                    now,
+                )?;
+            }
+            return Ok(Outcome::SetAside {
+                game: None,
+                reason: "unknown sender".into(),
+            });
+        }
+        let letter = letter::read(
+            &p.text,
+            &ReadContext {
+                from: Some(from.clone()),
+                subject: Some(p.subject.clone()),
+                date: p.date,
+            },
+        );
+        let game = match self.find_game(tx, &me, &letter, thread)? {
+            Found::One(g) => g,
+            Found::NotYours(g) => {
+                let reason = words::not_your_game(self.lang(), g.number);
+                self.refuse(tx, &me[0], &from, &reason, id, &p, now)?;
+                return Ok(Outcome::SetAside {
+                    game: Some(g.id),
+                    reason: format!("game {} is not the sender's", g.number),
+                });
+            }
+            Found::Unknown(mine) => {
+                let reason = words::which_game(self.lang(), &mine);
+                self.refuse(tx, &me[0], &from, &reason, id, &p, now)?;
+                return Ok(Outcome::SetAside {
+                    game: None,
+                    reason: "the game could not be found".into(),
+                });
+            }
+        };
+        let t = tx.tournament(game.tournament)?;
+        let tz = tz_of(&t);
+        let received_day = received.with_timezone(&tz).date_naive();
+        let player_id = if me.iter().any(|m| m.id == game.white) {
+            game.white
+        } else {
+            game.black
+        };
+        let side = if player_id == game.white {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let mut state: GameState = state_of(&game)?;
+        let settings = self.settings(&t);
+
+        if let Some(b) = &letter.break_ {
+            state = self.record_break(tx, &t, player_id, side, b, received_day, now, &game, state)?;
+        }
+
+        let verdict = game::judge(
+            &state,
+            &letter,
+            &game::Envelope {
+                sender: side,
+                received: received_day,
+                letter: id.0.to_string(),
+            },
+            &settings,
+        );
+        self.save(tx, &game, &verdict.state, received_day, &settings, now)?;
+        self.send_notices(
+            tx,
+            &t,
+            &game,
+            &verdict.state,
+            &verdict.notices,
+            Some((id, &p, side)),
+            now,
+        )?;
+        Ok(Outcome::Judged { game: game.id })
+    }
+
+    /// The game a reply belongs to: a Message-ID of zaochka's own letters in In-Reply-To or
+    /// References.
+    fn thread_game(&self, tx: &Tx<'_>, p: &ParsedMail) -> Result<Option<GameId>, OfficeError> {
+        for id in p.in_reply_to.iter().chain(p.references.iter().rev()) {
+            if let Some(sent) = tx.find_letter_out(id)?
+                && let Some(g) = sent.game
+            {
+                return Ok(Some(g));
+            }
+        }
+        Ok(None)
+    }
+
+    fn find_game(
+        &self,
+        tx: &Tx<'_>,
+        me: &[Player],
+        letter: &letter::Letter,
+        thread: Option<GameId>,
+    ) -> Result<Found, OfficeError> {
+        let mine_ids: Vec<_> = me.iter().map(|p| p.id).collect();
+        let is_mine = |g: &Game| mine_ids.contains(&g.white) || mine_ids.contains(&g.black);
+        let mut all: Vec<Game> = Vec::new();
+        for p in me {
+            for g in tx.games_of_player(p.id)? {
+                if !all.iter().any(|x| x.id == g.id) {
+                    all.push(g);
+                }
+            }
+        }
+        // The cipher and number name the game outright, whoever's it is.
+        if let (Some(cipher), Some(n)) = (&letter.cipher, letter.game)
+            && let Some(t) = tx.find_tournament(cipher)?
+            && let Some(g) = tx.find_game(t.id, n)?
+        {
+            return Ok(if is_mine(&g) {
+                Found::One(g)
+            } else {
+                Found::NotYours(g)
+            });
+        }
+        if let Some(gid) = thread {
+            let g = tx.game(gid)?;
+            if letter.game.is_none_or(|n| n == g.number) {
+                return Ok(if is_mine(&g) {
+                    Found::One(g)
+                } else {
+                    Found::NotYours(g)
+                });
+            }
+        }
+        let open: Vec<&Game> = all
+            .iter()
+            .filter(|g| g.status != GameStatus::Finished)
+            .collect();
+        if let Some(n) = letter.game {
+            let hits: Vec<&Game> = all.iter().filter(|g| g.number == n).collect();
+            if hits.len() == 1 {
+                return Ok(Found::One(hits[0].clone()));
+            }
+            if hits.is_empty() {
+                // A number that is not the sender's: is it someone else's game in the
+                // sender's tournament?
+                if let Some(g) = me
+                    .iter()
+                    .find_map(|p| tx.find_game(p.tournament, n).ok().flatten())
+                {
+                    return Ok(Found::NotYours(g));
+                }
+            }
+        }
+        if let Some(name) = &letter.opponent {
+            let stem: String = name.to_lowercase().chars().take(4).collect();
+            let mut hits = Vec::new();
+            for g in &open {
+                let partner = if mine_ids.contains(&g.white) {
+                    g.black
+                } else {
+                    g.white
+                };
+                let partner = tx.player(partner)?;
+                if !stem.is_empty() && partner.name.to_lowercase().contains(&stem) {
+                    hits.push((*g).clone());
+                }
+            }
+            if hits.len() == 1 {
+                return Ok(Found::One(hits.remove(0)));
+            }
+        }
+        if open.len() == 1 {
+            return Ok(Found::One(open[0].clone()));
+        }
+        let mut list = Vec::new();
+        for g in &open {
+            let partner = if mine_ids.contains(&g.white) {
+                g.black
+            } else {
+                g.white
+            };
+            let t = tx.tournament(g.tournament)?;
+            list.push((t.cipher, g.number, tx.player(partner)?.name));
+        }
+        Ok(Found::Unknown(list))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn refuse(
+        &self,
+        tx: &Tx<'_>,
+        who: &Player,
+        email: &str,
+        reason: &str,
+        id: LetterInId,
+        p: &ParsedMail,
+        now: DateTime<Utc>,
+    ) -> Result<(), OfficeError> {
+        let ctx = out::Refused {
+            to_name: who.name.clone(),
+            reason: reason.to_string(),
+            federation: self.config.federation.clone(),
+        };
+        self.queue(
+            tx,
+            "refused",
+            &ctx,
+            None,
+            &[(who.name.clone(), email.to_string())],
+            None,
+            Some((id, p)),
+            vec![],
+            now,
+        )
+    }
+
+    /// A break announced in a letter (10.4.1–10.4.3): the same dates in all the player's
+    /// unfinished games, each partner and the secretary told. Returns the state of the game
+    /// the letter was about, with the break recorded.
+    #[allow(clippy::too_many_arguments)]
+    fn record_break(
+        &self,
+        tx: &Tx<'_>,
+        t: &Tournament,
+        player: crate::store::PlayerId,
+        side: Side,
+        b: &letter::Break,
+        announced: NaiveDate,
+        now: DateTime<Utc>,
+        this_game: &Game,
+        this_state: GameState,
+    ) -> Result<GameState, OfficeError> {
+        let grant = crate::clock::Break::ordinary(b.from, b.to, announced);
+        let mut this_state = this_state;
+        let settings = self.settings(t);
+        let earlier: Vec<crate::clock::Break> = this_state.breaks[side].clone();
+        if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
+            let who = tx.player(player)?;
+            let reason = words::break_refused(self.lang(), &e.to_string());
+            let ctx = out::Refused {
+                to_name: who.name.clone(),
+                reason,
+                federation: self.config.federation.clone(),
+            };
+            self.queue(
+                tx,
+                "refused",
+                &ctx,
+                None,
+                &[(who.name.clone(), who.email.clone())],
+                Some(this_game.id),
+                None,
+                vec![],
+                now,
+            )?;
+            return Ok(this_state);
+        }
+        tx.add_break(
+            &crate::store::NewBreak {
+                player,
+                first_day: b.from,
+                last_day: b.to,
+                is_special: false,
+                letter: None,
+                decision: None,
+            },
+            now,
+        )?;
+        let me = tx.player(player)?;
+        let mut games_told = Vec::new();
+        for g in tx.games_of_player(player)? {
+            if g.status == GameStatus::Finished {
+                continue;
+            }
+            let s = if g.white == player {
+                Side::White
+            } else {
+                Side::Black
+            };
+            let st = if g.id == this_game.id {
+                this_state.clone()
+            } else {
+                state_of(&g)?
+            };
+            let ruling = game::arbiter::record_break(&st, s, grant);
+            if g.id == this_game.id {
+                this_state = ruling.state.clone();
+            } else {
+                self.save(tx, &g, &ruling.state, announced, &settings, now)?;
+            }
+            let partner = tx.player(g.partner_of(player).unwrap_or(g.white))?;
+            let ctx = out::BreakNotice {
+                to_name: partner.name.clone(),
+                cipher: t.cipher.clone(),
+                player: me.name.clone(),
+                from: fmt_date(b.from),
+                to: fmt_date(b.to),
+                games: vec![g.number],
+                is_special: false,
+                federation: self.config.federation.clone(),
+            };
+            self.queue(
+                tx,
+                "break_notice",
+                &ctx,
+                None,
+                &[(partner.name.clone(), partner.email.clone())],
+                Some(g.id),
+                None,
+                vec![],
+                now,
+            )?;
+            games_told.push(g.number);
+        }
+        for (name, email) in [
+            (me.name.clone(), me.email.clone()),
+            (String::new(), self.config.secretary.clone()),
+        ] {
+            let ctx = out::BreakNotice {
+                to_name: name.clone(),
+                cipher: t.cipher.clone(),
+                player: me.name.clone(),
+                from: fmt_date(b.from),
+                to: fmt_date(b.to),
+                games: games_told.clone(),
+                is_special: false,
+                federation: self.config.federation.clone(),
+            };
+            self.queue(
+                tx,
+                "break_notice",
+                &ctx,
+                None,
+                &[(name, email)],
+                None,
+                None,
+                vec![],
+                now,
+            )?;
+        }
+        Ok(this_state)
+    }
+
+    /// Stores a game's new state with its status, result and next deadline day.
+    fn save(
+        &self,
+        tx: &Tx<'_>,
+        game: &Game,
+        state: &GameState,
+        today: NaiveDate,
+        settings: &ClockSettings,
+        now: DateTime<Utc>,
+    ) -> Result<(), OfficeError> {
+        let json = serde_json::to_string(state).map_err(|source| OfficeError::State {
+            game: game.id.0,
+            source,
+        })?;
+        let result = state.result.as_ref().map(|r| score_text(&r.score));
+        let next_due = game::due(state, today, settings)
+            .first()
+            .map(|d| d.day)
+            .or_else(|| game::next_due_day(state, today, settings));
+        tx.update_game(
+            game.id,
+            &GameUpdate {
+                status: status_of(state, today),
+                result: result.as_deref(),
+                state: &json,
+                next_due,
+            },
+            now,
+        )?;
+        Ok(())
+    }
+
+    /// Fires every deadline due by `now` in every game (10.3.4, 10.3.6, the warning, the
+    /// end of play), each exactly once, also after the daemon was down for weeks. Returns how
+    /// many fired.
+    ///
+    /// # Errors
+    /// [`OfficeError`] from the store or the renderer; the game's deadlines then stay due.
+    pub fn sweep(&self, store: &mut Store, now: DateTime<Utc>) -> Result<usize, OfficeError> {
+        // The latest day any zone has reached: games in zones still on the previous day
+        // see their own date below.
+        let horizon = (now + chrono::TimeDelta::days(1)).date_naive();
+        let games = store.read(|tx| tx.games_due(horizon))?;
+        let mut fired = 0;
+        for g in games {
+            fired += store.with_transaction(|tx| self.sweep_game(tx, g.id, now))?;
+        }
+        Ok(fired)
+    }
+
+    fn sweep_game(&self, tx: &Tx<'_>, id: GameId, now: DateTime<Utc>) -> Result<usize, OfficeError> {
+        let g = tx.game(id)?;
+        let t = tx.tournament(g.tournament)?;
+        let today = self.today(now, Some(&t));
+        let settings = self.settings(&t);
+        let mut state = state_of(&g)?;
+        let mut fired = 0;
+        for d in game::due(&state, today, &settings) {
+            let player = match d.side {
+                Side::White => g.white,
+                Side::Black => g.black,
+            };
+            if !tx.fire_notice_once(g.id, &d.key, d.day, Some(player), now)? {
+                continue;
+            }
+            state = game::apply_deadline(&state, &d);
+            self.send_notices(tx, &t, &g, &state, &d.notices, None, now)?;
+            fired += 1;
+        }
+        self.save(tx, &g, &state, today, &settings, now)?;
+        Ok(fired)
+    }
+
+    /// Starts a tournament: round-robin pairings by Berger tables, a game for each pairing,
+    /// and the start list to every participant (10.3.2). Safe to repeat: a started
+    /// tournament is left as it is.
+    ///
+    /// # Errors
+    /// [`OfficeError::Refused`] for an unknown tournament or fewer than two players.
+    pub fn start_tournament(
+        &self,
+        store: &mut Store,
+        cipher: &str,
+        now: DateTime<Utc>,
+    ) -> Result<usize, OfficeError> {
+        store.with_transaction(|tx| {
+            let t = tx
+                .find_tournament(cipher)?
+                .ok_or_else(|| OfficeError::Refused(format!("no tournament '{cipher}'")))?;
+            if t.status != TournamentStatus::Registration {
+                return Ok(0);
+            }
+            let players = tx.players(t.id)?;
+            let rr = crate::tournament::berger(players.len() as u32)
+                .map_err(|e| OfficeError::Refused(format!("tournament '{cipher}': {e}")))?;
+            let variant = game::Variant::from_str(&t.variant)
+                .map_err(|e| OfficeError::Refused(format!("tournament '{cipher}': {e}")))?;
+            let settings = self.settings(&t);
+            let today = self.today(now, Some(&t));
+            let as_player = |p: &Player| game::Player {
+                id: p.id.0,
+                name: p.name.clone(),
+                email: p.email.clone(),
+            };
+            let mut games_of: Vec<Vec<out::StartGame>> = vec![Vec::new(); players.len()];
+            for pairing in &rr.pairings {
+                let (wi, bi) = (pairing.white as usize - 1, pairing.black as usize - 1);
+                let (w, b) = (&players[wi], &players[bi]);
+                let state = GameState::new(
+                    t.cipher.clone(),
+                    pairing.game,
+                    variant,
+                    as_player(w),
+                    as_player(b),
+                    t.start,
+                    t.end,
+                );
+                let json = serde_json::to_string(&state).map_err(|source| OfficeError::State {
+                    game: 0,
+                    source,
+                })?;
+                tx.add_game(
+                    &NewGame {
+                        tournament: t.id,
+                        number: pairing.game,
+                        white: w.id,
+                        black: b.id,
+                        status: GameStatus::Playing,
+                        state: &json,
+                        next_due: game::next_due_day(&state, today.pred_opt().unwrap_or(today), &settings),
+                    },
+                    now,
+                )?;
+                games_of[wi].push(out::StartGame {
+                    game_no: pairing.game,
+                    partner: b.name.clone(),
+                    partner_email: b.email.clone(),
+                    is_white: true,
+                });
+                games_of[bi].push(out::StartGame {
+                    game_no: pairing.game,
+                    partner: w.name.clone(),
+                    partner_email: w.email.clone(),
+                    is_white: false,
+                });
+            }
+            for (p, games) in players.iter().zip(games_of) {
+                let ctx = out::StartList {
+                    to_name: p.name.clone(),
+                    cipher: t.cipher.clone(),
+                    tournament: t.name.clone(),
+                    variant: words::variant_name(self.lang(), variant.rules()),
+                    start: fmt_date(t.start),
+                    end: fmt_date(t.end),
+                    games,
+                    mailbox: self.config.address.clone(),
+                    federation: self.config.federation.clone(),
+                };
+                self.queue(
+                    tx,
+                    "start_list",
+                    &ctx,
+                    None,
+                    &[(p.name.clone(), p.email.clone())],
+                    None,
+                    None,
+                    vec![],
+                    now,
+                )?;
+            }
+            tx.set_tournament_status(t.id, TournamentStatus::Playing)?;
+            Ok(rr.pairings.len())
+        })
+    }
+
+    /// The clock settings of a tournament: those stored when it was added, else the
+    /// configuration's.
+    pub fn settings(&self, t: &Tournament) -> ClockSettings {
+        serde_json::from_str::<ClockSettings>(&t.settings)
+            .ok()
+            .or_else(|| {
+                serde_json::from_str::<serde_json::Value>(&t.settings)
+                    .ok()
+                    .and_then(|v| v.get("clock").cloned())
+                    .and_then(|v| serde_json::from_value(v).ok())
+            })
+            .unwrap_or_else(|| self.config_settings())
+    }
+
+    fn config_settings(&self) -> ClockSettings {
+        let r = &self.config.rules;
+        ClockSettings {
+            penalty_days: r.penalty_days,
+            repeat_after_days: r.repeat_after_days,
+            first_move_query_after_days: r.first_move_query_days,
+            warning_days_left: r.warning_days,
+            is_strict: r.strict_dates,
+            ..ClockSettings::default()
+        }
+    }
+
+    /// The calendar day `now` is in the tournament's zone (the configuration's without one).
+    pub fn today(&self, now: DateTime<Utc>, t: Option<&Tournament>) -> NaiveDate {
+        let tz = t.map(tz_of).unwrap_or(self.config.time_zone);
+        now.with_timezone(&tz).date_naive()
+    }
+
+    /// Words and queues the notices of a verdict, a deadline or a ruling.
+    #[allow(clippy::too_many_arguments)]
+    pub fn send_notices(
+        &self,
+        tx: &Tx<'_>,
+        t: &Tournament,
+        g: &Game,
+        state: &GameState,
+        notices: &[Notice],
+        answering: Option<(LetterInId, &ParsedMail, Side)>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OfficeError> {
+        let lang = self.lang();
+        let board = board_of(state);
+        // Remarks that ride along with the forwarded move and the receipt.
+        let mut notes: Vec<String> = Vec::new();
+        for n in notices {
+            if let NoticeKind::Substituted { written, played } = &n.kind {
+                notes.push(words::substituted(lang, written, &played.to_string()));
+            }
+        }
+        for n in notices {
+            let recipients = self.recipients(state, n.to);
+            let header = |to_name: &str| GameHeader {
+                to_name: to_name.to_string(),
+                cipher: t.cipher.clone(),
+                tournament: t.name.clone(),
+                game_no: g.number,
+                white: state.players.white.name.clone(),
+                black: state.players.black.name.clone(),
+                federation: self.config.federation.clone(),
+            };
+            let to_name = recipients.first().map(|r| r.0.clone()).unwrap_or_default();
+            let reply = answering.and_then(|(id, p, side)| {
+                (n.to == Recipient::Player(side)).then_some((id, p))
+            });
+            match &n.kind {
+                NoticeKind::ForwardMove {
+                    forward,
+                    new_moves,
+                    is_repeat,
+                    problems,
+                } => {
+                    let receiver = forward.from.other();
+                    let mut these_notes = notes.clone();
+                    these_notes.extend(problems.iter().map(|p| problem_text(lang, p)));
+                    let dates = dates_of(forward);
+                    let accepted: Vec<String> = forward
+                        .moves
+                        .iter()
+                        .filter(|m| m.is_from_variant)
+                        .map(|m| m.to_string())
+                        .collect();
+                    let variants: Vec<out::VariantLine> = forward
+                        .variants
+                        .iter()
+                        .map(|v| out::VariantLine {
+                            label: v.label.clone().unwrap_or_default(),
+                            moves: join(&v.moves),
+                        })
+                        .collect();
+                    if *is_repeat {
+                        let ctx = out::Repeat {
+                            game: header(&to_name),
+                            moves: join(new_moves),
+                            variants,
+                            dates,
+                            first_sent: fmt_date(forward.sent_on),
+                            days_waiting: (self.today(now, Some(t)) - forward.sent_on)
+                                .num_days()
+                                .max(0) as u32,
+                        };
+                        self.queue(tx, "repeat", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
+                    } else {
+                        let ctx = out::Forward {
+                            game: header(&to_name),
+                            repeated: join(&own_last_moves(state, receiver, new_moves)),
+                            accepted: accepted.join(" "),
+                            moves: join(new_moves),
+                            variants,
+                            dates,
+                            draw_offer: forward.is_draw_offered,
+                            notes: these_notes,
+                            sender_words: answering
+                                .map(|(_, p, _)| letter::own_text(&p.text))
+                                .unwrap_or_default(),
+                        };
+                        self.queue(tx, "forward", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
+                    }
+                }
+                NoticeKind::Receipt {
+                    moves,
+                    continued,
+                    times,
+                    problems,
+                    penalty_days: _,
+                } => {
+                    let mut these_notes = notes.clone();
+                    these_notes.extend(problems.iter().map(|p| problem_text(lang, p)));
+                    if !continued.is_empty() {
+                        these_notes.push(words::continued(lang, &join(continued)));
+                    }
+                    let last = state.last_forward[n_side(n.to)].as_ref();
+                    let ctx = out::Receipt {
+                        game: header(&to_name),
+                        moves: join(moves),
+                        variants: vec![],
+                        dates: out::Dates {
+                            time_white: times.white,
+                            time_black: times.black,
+                            ..last.map(dates_of).unwrap_or_default()
+                        },
+                        notes: these_notes,
+                    };
+                    self.queue(tx, "receipt", &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
+                }
+                NoticeKind::Refused {
+                    reason,
+                    problems,
+                    partner_moves,
+                    penalty_days,
+                } => {
+                    let ctx = out::Rejected {
+                        game: header(&to_name),
+                        problems: problems
+                            .iter()
+                            .map(|p| out::Problem {
+                                clause: p.clause.clone(),
+                                text: problem_text(lang, p),
+                            })
+                            .collect(),
+                        partner_moves: join(partner_moves),
+                        penalty_days: *penalty_days,
+                        penalty_clause: "10.2.11".into(),
+                        play_stopped: matches!(
+                            reason,
+                            game::Reason::Repetition | game::Reason::Impossible
+                        ),
+                    };
+                    self.queue(tx, "rejected", &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
+                }
+                NoticeKind::GameOver {
+                    result,
+                    record,
+                    fen: _,
+                    times: _,
+                } => {
+                    let ctx = out::Result {
+                        game: header(&to_name),
+                        result: score_text(&result.score),
+                        reason: words::ending(lang, &result.how),
+                        record: record_text(state, record),
+                    };
+                    self.queue(tx, "result", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
+                }
+                NoticeKind::Overstep(facts) => {
+                    let offender = &state.players[facts.side];
+                    let ctx = out::Overstep {
+                        game: header(&to_name),
+                        player: offender.name.clone(),
+                        is_offender: n.to == Recipient::Player(facts.side),
+                        used: facts.used.max(0) as u32,
+                        limit: facts.limit.max(0) as u32,
+                        moves_counted: state.counted_moves(facts.side),
+                        day: fmt_date(facts.day),
+                        protest_until: fmt_date(facts.day + chrono::TimeDelta::days(10)),
+                        timechart: facts.chart.to_text(&chart_labels(lang)),
+                        record: record_text(state, &facts.record),
+                    };
+                    if facts.is_for_arbiter || n.to == Recipient::Arbiter {
+                        let player = match facts.attach_letters_of {
+                            Side::White => g.white,
+                            Side::Black => g.black,
+                        };
+                        let attachments = tx
+                            .letters_of(g.id, player)?
+                            .into_iter()
+                            .map(|l| (format!("letter-{}.eml", l.id.0), "message/rfc822".to_string(), l.raw))
+                            .collect();
+                        self.queue(tx, "overstep_arbiter", &ctx, Some(&board), &recipients, Some(g.id), None, attachments, now)?;
+                    } else {
+                        self.queue(tx, "overstep_player", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                    }
+                }
+                NoticeKind::TimeWarning {
+                    days_left,
+                    overstep_day,
+                } => {
+                    let side = n_side(n.to);
+                    let ctx = out::Warning {
+                        game: header(&to_name),
+                        used: 0,
+                        limit: 0,
+                        left: (*days_left).max(0) as u32,
+                        overstep_day: fmt_date(*overstep_day),
+                    };
+                    let _ = side;
+                    self.queue(tx, "warning", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                }
+                NoticeKind::FirstMoveQuery { start } => {
+                    let ctx = out::FirstMoveQuery {
+                        game: header(&to_name),
+                        start: fmt_date(*start),
+                        to_white: n.to == Recipient::Player(Side::White),
+                    };
+                    self.queue(tx, "first_move_query", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                }
+                NoticeKind::Repeated { sent_on } => {
+                    let last = state.last_forward[n_side(n.to)].as_ref();
+                    let ctx = out::Repeat {
+                        game: header(&to_name),
+                        moves: last.map(|f| join(&f.moves)).unwrap_or_default(),
+                        variants: vec![],
+                        dates: last.map(dates_of).unwrap_or_default(),
+                        first_sent: fmt_date(*sent_on),
+                        days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0) as u32,
+                    };
+                    self.queue(tx, "repeat_sender", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                }
+                NoticeKind::Substituted { .. } => {}
+                other => {
+                    // Short notices with no template of their own: worded here, sent as a
+                    // refusal-shaped note ("Письмо …").
+                    if let Some(text) = words::short_notice(lang, other, state) {
+                        let ctx = out::Refused {
+                            to_name: to_name.clone(),
+                            reason: text,
+                            federation: self.config.federation.clone(),
+                        };
+                        let template = if matches!(other, NoticeKind::AlreadyMade { .. } | NoticeKind::NotInPlay { .. } | NoticeKind::WrongGame { .. }) {
+                            "refused"
+                        } else {
+                            "note"
+                        };
+                        self.queue(tx, template, &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn recipients(&self, state: &GameState, to: Recipient) -> Vec<(String, String)> {
+        match to {
+            Recipient::Player(side) => {
+                let p = &state.players[side];
+                vec![(p.name.clone(), p.email.clone())]
+            }
+            Recipient::Arbiter => vec![(String::new(), self.config.arbiter.clone())],
+            Recipient::Secretary => vec![(String::new(), self.config.secretary.clone())],
+        }
+    }
+
+    /// Words one letter and puts it in the outbox with a fixed Message-ID; threads it to the
+    /// letter it answers, or to the last letter sent to the same address in the same game.
+    #[allow(clippy::too_many_arguments)]
+    pub fn queue(
+        &self,
+        tx: &Tx<'_>,
+        template: &str,
+        ctx: &impl Serialize,
+        board: Option<&Board>,
+        to: &[(String, String)],
+        game: Option<GameId>,
+        answering: Option<(LetterInId, &ParsedMail)>,
+        attachments: Vec<(String, String, Vec<u8>)>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OfficeError> {
+        if to.is_empty() || to.iter().all(|(_, e)| e.is_empty()) {
+            return Ok(());
+        }
+        let domain = self
+            .config
+            .address
+            .rsplit_once('@')
+            .map(|(_, d)| d.to_string())
+            .unwrap_or_else(|| "zaochka.invalid".into());
+        let seq = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+        let message_id = format!(
+            "{template}.{}.{}.{seq}@{domain}",
+            game.map(|g| g.0).unwrap_or(0),
+            now.timestamp_micros()
+        );
+        let (in_reply_to, references) = match answering {
+            Some((_, p)) => {
+                let mut refs = p.references.clone();
+                if let Some(id) = &p.message_id {
+                    refs.push(id.clone());
+                }
+                (p.message_id.clone(), refs)
+            }
+            None => match game {
+                Some(g) => {
+                    let last = tx
+                        .letters_out_of_game(g)?
+                        .into_iter()
+                        .rev()
+                        .find(|l| l.recipients.iter().any(|r| to.iter().any(|(_, e)| e.eq_ignore_ascii_case(r))));
+                    match last {
+                        Some(l) => (Some(l.message_id.clone()), vec![l.message_id]),
+                        None => (None, vec![]),
+                    }
+                }
+                None => (None, vec![]),
+            },
+        };
+        let mailbox = |name: &str, email: &str| -> Result<lettre::message::Mailbox, OfficeError> {
+            let addr = email
+                .parse()
+                .map_err(|e| RenderError::Mime(format!("address '{email}': {e}")))?;
+            Ok(lettre::message::Mailbox::new(
+                (!name.is_empty()).then(|| name.to_string()),
+                addr,
+            ))
+        };
+        let envelope = Envelope {
+            from: mailbox(&self.config.display_name, &self.config.address)?,
+            to: to
+                .iter()
+                .filter(|(_, e)| !e.is_empty())
+                .map(|(n, e)| mailbox(n, e))
+                .collect::<Result<_, _>>()?,
+            cc: vec![],
+            subject: String::new(),
+            message_id: message_id.clone(),
+            in_reply_to,
+            references,
+            date: std::time::SystemTime::from(now),
+        };
+        let (_, raw) = out::compose(
+            &self.templates,
+            self.lang(),
+            template,
+            ctx,
+            board,
+            envelope,
+            attachments,
+        )?;
+        let recipients: Vec<String> = to
+            .iter()
+            .filter(|(_, e)| !e.is_empty())
+            .map(|(_, e)| e.clone())
+            .collect();
+        tx.queue(
+            &NewLetterOut {
+                message_id: &message_id,
+                kind: template,
+                game,
+                in_reply_to: answering.map(|(id, _)| id),
+                envelope_from: &self.config.address,
+                recipients: &recipients,
+                raw: &raw,
+            },
+            now,
+        )?;
+        Ok(())
+    }
+}
+
+/// How a letter's game was found.
+enum Found {
+    One(Game),
+    NotYours(Game),
+    /// The sender's unfinished games: (cipher, number, partner).
+    Unknown(Vec<(String, u32, String)>),
+}
+
+fn state_of(g: &Game) -> Result<GameState, OfficeError> {
+    g.state_as::<GameState>().map_err(|e| match e {
+        StoreError::Json { source, .. } => OfficeError::State {
+            game: g.id.0,
+            source,
+        },
+        other => OfficeError::Store(other),
+    })
+}
+
+fn tz_of(t: &Tournament) -> Tz {
+    Tz::from_str(&t.tz).unwrap_or(chrono_tz::Europe::Moscow)
+}
+
+/// The store's status word for a game state on a day.
+pub fn status_of(state: &GameState, today: NaiveDate) -> GameStatus {
+    use game::Status;
+    match &state.status {
+        _ if state.result.is_some() => GameStatus::Finished,
+        Status::Finished => GameStatus::Finished,
+        Status::Adjudication => GameStatus::Adjudication,
+        Status::Suspended { .. } => GameStatus::Suspended,
+        Status::Stopped { .. } => GameStatus::Stopped,
+        Status::Playing => {
+            let on_break = [Side::White, Side::Black].iter().any(|s| {
+                state.breaks[*s]
+                    .iter()
+                    .filter_map(|b| b.effective())
+                    .any(|r| r.from <= today && today <= r.to)
+            });
+            if on_break {
+                GameStatus::Break
+            } else {
+                GameStatus::Playing
+            }
+        }
+    }
+}
+
+/// `1-0`, `0-1`, `1/2-1/2`, or `0-0` when both lose (10.5.8).
+pub fn score_text(score: &game::Score) -> String {
+    match score {
+        game::Score::WhiteWins => "1-0",
+        game::Score::BlackWins => "0-1",
+        game::Score::Draw => "1/2-1/2",
+        game::Score::BothLose => "0-0",
+    }
+    .to_string()
+}
+
+/// The board picture of a game's current position.
+pub fn board_of(state: &GameState) -> Board {
+    let fen = state.fen();
+    let variant = state.variant.rules();
+    let pos = Position::from_fen(variant, &fen).unwrap_or_else(|_| Position::start(variant));
+    let size = variant.board_size();
+    let mut board = Board::empty(usize::from(size));
+    for (sq, color, piece) in pos.pieces() {
+        board.put(
+            usize::from(size - sq.rank()),
+            usize::from(sq.file()),
+            crate::render::Man {
+                is_white: color == crate::rules::Color::White,
+                is_king: piece == crate::rules::Piece::King,
+            },
+        );
+    }
+    board
+}
+
+fn n_side(to: Recipient) -> Side {
+    match to {
+        Recipient::Player(s) => s,
+        _ => Side::White,
+    }
+}
+
+/// The receiver's own moves just before the new ones: what the sender repeated.
+fn own_last_moves(
+    state: &GameState,
+    receiver: Side,
+    new_moves: &[game::NumberedMove],
+) -> Vec<game::NumberedMove> {
+    let record = state.record();
+    let first_new = new_moves
+        .first()
+        .and_then(|m| record.iter().position(|r| r.number == m.number && r.side == m.side && r.text == m.text))
+        .unwrap_or(record.len());
+    let mut out: Vec<game::NumberedMove> = record[..first_new]
+        .iter()
+        .rev()
+        .take_while(|m| m.side == receiver || m.is_from_variant)
+        .cloned()
+        .collect();
+    out.reverse();
+    out
+}
+
+fn join(moves: &[game::NumberedMove]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn record_text(state: &GameState, record: &[game::NumberedMove]) -> String {
+    let mut out = String::new();
+    for m in record {
+        if m.side == Side::White {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&format!("{}. {}", m.number, m.text));
+        } else if out.is_empty() {
+            out.push_str(&format!("{}... {}", m.number, m.text));
+        } else {
+            out.push(' ');
+            out.push_str(&m.text);
+        }
+    }
+    let _ = state;
+    out
+}
+
+fn dates_of(f: &game::Forward) -> out::Dates {
+    out::Dates {
+        sent_to_sender: f.dates.partner_sent.map(fmt_date).unwrap_or_default(),
+        received: f.dates.received.map(fmt_date).unwrap_or_default(),
+        answered: f.dates.answered.map(fmt_date).unwrap_or_default(),
+        time_white: f.times.white,
+        time_black: f.times.black,
+    }
+}
+
+fn problem_text(lang: Lang, p: &game::Problem) -> String {
+    match lang {
+        Lang::Ru => p.text_ru.clone().unwrap_or_else(|| p.text.clone()),
+        Lang::En => p.text.clone(),
+    }
+}
+
+fn chart_labels(lang: Lang) -> crate::clock::ChartLabels {
+    match lang {
+        Lang::Ru => crate::clock::ChartLabels::ru(),
+        Lang::En => crate::clock::ChartLabels::en(),
+    }
+}
+
+/// Dates in letters: `05.12.2026`, as players write them.
+pub fn fmt_date(d: NaiveDate) -> String {
+    d.format("%d.%m.%Y").to_string()
+}
+
