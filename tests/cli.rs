@@ -763,3 +763,29 @@ fn commands_of_the_lead_are_wired_to_the_command_line() {
         assert!(!err.contains("Usage:"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn games_made_by_the_offices_start_show_and_export() {
+    let f = Federation::new().with_tournament();
+    let config = zaochka::config::Config::load(&f.dir.path().join("zaochka.toml")).unwrap();
+    let mut store = Store::open_existing(f.database()).unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap();
+    let games = zaochka::office::Office::new(config)
+        .start_tournament(&mut store, CIPHER, now)
+        .expect("the start");
+    assert_eq!(games, 3, "three players: three games, one bye a round");
+    drop(store);
+    let v = json(&f.ok(&["--now", "2026-12-11", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(v["status"], "playing");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(
+        v["white"]["days"], 10,
+        "10.3.2: counted from the start: {v}"
+    );
+    assert_eq!(v["black"]["days"], 0);
+    let table = json(&f.ok(&["table", CIPHER, "--json"]));
+    assert_eq!(table["games"], 3);
+    assert_eq!(table["finished"], 0);
+    let pdn = f.ok(&["export", "pdn", CIPHER]);
+    assert_eq!(pdn.matches("[Result \"*\"]").count(), 3, "{pdn}");
+}

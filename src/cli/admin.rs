@@ -57,12 +57,20 @@ impl TournamentSettings {
         }
     }
 
-    /// The settings stored with a tournament.
+    /// The settings stored with a tournament. A bare [`ClockSettings`] document (the clock's
+    /// keys at the top) is read too, with the default points.
     ///
     /// # Errors
-    /// The JSON error, when the stored document is not a [`TournamentSettings`].
+    /// The JSON error, when the stored document is neither.
     pub fn of(t: &Tournament) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(&t.settings)
+        serde_json::from_str(&t.settings).or_else(|e| {
+            serde_json::from_str::<ClockSettings>(&t.settings)
+                .map(|clock| TournamentSettings {
+                    clock,
+                    ..TournamentSettings::default()
+                })
+                .map_err(|_| e)
+        })
     }
 
     /// As JSON, for the `settings` column.
@@ -380,5 +388,29 @@ mod tests {
         assert_eq!(back.clock.penalty_days, 5);
         let empty: TournamentSettings = serde_json::from_str("{}").unwrap();
         assert_eq!(empty, TournamentSettings::default());
+    }
+
+    #[test]
+    fn a_bare_clock_document_is_read_with_the_default_points() {
+        let t = Tournament {
+            id: store::TournamentId(1),
+            cipher: "T".into(),
+            variant: "russian".into(),
+            name: "T".into(),
+            start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+            end: NaiveDate::from_ymd_opt(2027, 12, 1).unwrap(),
+            tz: "Europe/Moscow".into(),
+            settings: r#"{"penalty_days": 4}"#.into(),
+            status: TournamentStatus::Registration,
+            created: chrono::Utc::now(),
+        };
+        let s = TournamentSettings::of(&t).unwrap();
+        assert_eq!(s.clock.penalty_days, 4);
+        assert_eq!(s.standings, StandingsSettings::default());
+        let bad = Tournament {
+            settings: r#"{"penalty_dayz": 4}"#.into(),
+            ..t
+        };
+        assert!(TournamentSettings::of(&bad).is_err());
     }
 }
