@@ -151,7 +151,8 @@ fn send_any(st: GameState, sender: Side, on: &str, sub: &Submission) -> GameStat
 }
 
 /// Starts the tournament by hand (Berger pairings, start numbers as [`DRAWN`]) and plays:
-/// game 1 three moves (1.c3-d4 f6-g5 2.b2-c3, black to move), game 2 black resigns after
+/// game 1 three moves (1.c3-d4 f6-g5 2.b2-c3 with variant А 2... g5-h4 3.c3-b4, black to
+/// move), game 2 black resigns after
 /// 1.c3-d4, game 3 stopped: white's first letter has an impossible move (10.2.10).
 fn play_games(database: &Path) {
     let mut store = Store::open_existing(database).expect("the database");
@@ -196,6 +197,13 @@ fn play_games(database: &Path) {
                         let again = Submission {
                             repeated: vec![written(1, Side::Black, "f6-g5")],
                             moves: vec![written(2, Side::White, "b2-c3")],
+                            variants: vec![zaochka::game::WrittenVariant {
+                                label: Some("А".to_owned()),
+                                moves: vec![
+                                    written(2, Side::Black, "g5-h4"),
+                                    written(3, Side::White, "c3-b4"),
+                                ],
+                            }],
                             ..Submission::default()
                         };
                         st = send(st, Side::White, "2026-12-12", &again);
@@ -251,6 +259,21 @@ fn init_creates_the_database_and_a_second_init_changes_nothing() {
     assert!(f.database().exists());
     let second = f.ok(&["init"]);
     assert!(second.contains("up to date"), "{second}");
+}
+
+#[test]
+fn init_on_a_file_that_is_not_a_database_is_broken() {
+    let f = Federation::new();
+    std::fs::write(
+        f.database(),
+        "not a database, just some text that is long enough ....",
+    )
+    .unwrap();
+    let (_, err) = f.expect(2, &["init"]);
+    assert!(
+        err.contains("zaochka.sqlite"),
+        "the message names the file: {err}"
+    );
 }
 
 #[test]
@@ -498,6 +521,12 @@ fn game_show_json_gives_players_clocks_status_fen_and_record() {
     }
     let fen = v["fen"].as_str().unwrap();
     assert!(fen.starts_with("B:"), "black to move: {fen}");
+    assert_eq!(v["variants"][0]["by"], "white", "10.2.7: {v}");
+    assert_eq!(v["variants"][0]["label"], "А");
+    assert_eq!(
+        v["variants"][0]["moves"],
+        serde_json::json!(["g5-h4", "c3-b4"])
+    );
 }
 
 #[test]
@@ -511,6 +540,7 @@ fn game_show_text_has_the_diagram_record_clocks_and_whose_move() {
     );
     assert!(out.contains("Запись: 1.cd4 fg5 2.bc3"), "{out}");
     assert!(out.contains("Ход чёрных"), "{out}");
+    assert!(out.contains("Вариант белых А: g5-h4 c3-b4"), "{out}");
     assert!(out.contains("7 дн. из 50"), "{out}");
     assert!(out.contains("12 дн. из 50"), "{out}");
     // The diagram: rank 4 has the white man on d4 and b2 is empty after 2.b2-c3.

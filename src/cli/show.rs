@@ -343,6 +343,12 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
             "fen": fen,
             "record": record_line,
             "moves": st.moves.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
+            "draw_offered_by": st.draw_offer,
+            "variants": st.proposals.iter().map(|p| json!({
+                "by": p.by,
+                "label": p.label,
+                "moves": p.moves,
+            })).collect::<Vec<_>>(),
         });
         // A `json!` value of strings and numbers: writing it cannot fail.
         out = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -436,6 +442,28 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
                     "  {label}: {} days of {} ({} penalty), {} counted moves",
                     c.days, c.limit, c.penalty_days, c.moves
                 )
+            };
+        }
+        if let Some(by) = st.draw_offer {
+            let _ = match (by, ru) {
+                (Side::White, true) => writeln!(out, "Белые предложили ничью"),
+                (Side::Black, true) => writeln!(out, "Чёрные предложили ничью"),
+                (Side::White, false) => writeln!(out, "White offers a draw"),
+                (Side::Black, false) => writeln!(out, "Black offers a draw"),
+            };
+        }
+        for p in &st.proposals {
+            let who = match (p.by, ru) {
+                (Side::White, true) => "белых",
+                (Side::Black, true) => "чёрных",
+                (Side::White, false) => "White's",
+                (Side::Black, false) => "Black's",
+            };
+            let label = p.label.as_deref().unwrap_or("—");
+            let _ = if ru {
+                writeln!(out, "Вариант {who} {label}: {}", p.moves.join(" "))
+            } else {
+                writeln!(out, "{who} variant {label}: {}", p.moves.join(" "))
             };
         }
         match to_move {
