@@ -539,6 +539,10 @@ fn game_show_text_has_the_diagram_record_clocks_and_whose_move() {
         "{out}"
     );
     assert!(out.contains("Запись: 1.cd4 fg5 2.bc3"), "{out}");
+    assert!(
+        out.contains("Начало 01.12.2026, контрольный срок 01.12.2027"),
+        "{out}"
+    );
     assert!(out.contains("Ход чёрных"), "{out}");
     assert!(out.contains("Вариант белых А: g5-h4 c3-b4"), "{out}");
     assert!(out.contains("7 дн. из 50"), "{out}");

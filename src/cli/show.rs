@@ -333,6 +333,8 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
             "number": st.number,
             "game": st.variant.rules().name(),
             "as_of": l.today.to_string(),
+            "start": st.start.to_string(),
+            "end": st.end.to_string(),
             "white": side_json(Side::White, &clocks[0]),
             "black": side_json(Side::Black, &clocks[1]),
             "to_move": to_move,
@@ -390,6 +392,21 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
         } else {
             (
                 "White", "Black", "Status", "Result", "Record", "none", "as of",
+            )
+        };
+        let _ = if ru {
+            writeln!(
+                out,
+                "Начало {}, контрольный срок {} (п. 10.3.2, 10.5)",
+                date_text(st.start, lang),
+                date_text(st.end, lang)
+            )
+        } else {
+            writeln!(
+                out,
+                "Start {}, end of play {} (10.3.2, 10.5)",
+                date_text(st.start, lang),
+                date_text(st.end, lang)
             )
         };
         let _ = writeln!(out, "{w}: {}", name(Side::White));
