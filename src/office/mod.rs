@@ -271,8 +271,7 @@ impl Office {
         let settings = self.settings(&t);
 
         if let Some(b) = &letter.break_ {
-            state =
-                self.record_break(tx, &t, player_id, side, b, received_day, now, &game, state)?;
+            state = self.record_break(tx, &t, player_id, side, b, received_day, now, &game, state)?;
         }
 
         let verdict = game::judge(
@@ -609,12 +608,7 @@ impl Office {
         Ok(fired)
     }
 
-    fn sweep_game(
-        &self,
-        tx: &Tx<'_>,
-        id: GameId,
-        now: DateTime<Utc>,
-    ) -> Result<usize, OfficeError> {
+    fn sweep_game(&self, tx: &Tx<'_>, id: GameId, now: DateTime<Utc>) -> Result<usize, OfficeError> {
         let g = tx.game(id)?;
         let t = tx.tournament(g.tournament)?;
         let today = self.today(now, Some(&t));
@@ -681,8 +675,10 @@ impl Office {
                     t.start,
                     t.end,
                 );
-                let json = serde_json::to_string(&state)
-                    .map_err(|source| OfficeError::State { game: 0, source })?;
+                let json = serde_json::to_string(&state).map_err(|source| OfficeError::State {
+                    game: 0,
+                    source,
+                })?;
                 tx.add_game(
                     &NewGame {
                         tournament: t.id,
@@ -691,11 +687,7 @@ impl Office {
                         black: b.id,
                         status: GameStatus::Playing,
                         state: &json,
-                        next_due: game::next_due_day(
-                            &state,
-                            today.pred_opt().unwrap_or(today),
-                            &settings,
-                        ),
+                        next_due: game::next_due_day(&state, today.pred_opt().unwrap_or(today), &settings),
                     },
                     now,
                 )?;
@@ -806,8 +798,9 @@ impl Office {
                 federation: self.config.federation.clone(),
             };
             let to_name = recipients.first().map(|r| r.0.clone()).unwrap_or_default();
-            let reply = answering
-                .and_then(|(id, p, side)| (n.to == Recipient::Player(side)).then_some((id, p)));
+            let reply = answering.and_then(|(id, p, side)| {
+                (n.to == Recipient::Player(side)).then_some((id, p))
+            });
             match &n.kind {
                 NoticeKind::ForwardMove {
                     forward,
@@ -844,17 +837,7 @@ impl Office {
                                 .num_days()
                                 .max(0) as u32,
                         };
-                        self.queue(
-                            tx,
-                            "repeat",
-                            &ctx,
-                            Some(&board),
-                            &recipients,
-                            Some(g.id),
-                            None,
-                            vec![],
-                            now,
-                        )?;
+                        self.queue(tx, "repeat", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
                     } else {
                         let ctx = out::Forward {
                             game: header(&to_name),
@@ -869,17 +852,7 @@ impl Office {
                                 .map(|(_, p, _)| letter::own_text(&p.text))
                                 .unwrap_or_default(),
                         };
-                        self.queue(
-                            tx,
-                            "forward",
-                            &ctx,
-                            Some(&board),
-                            &recipients,
-                            Some(g.id),
-                            None,
-                            vec![],
-                            now,
-                        )?;
+                        self.queue(tx, "forward", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
                     }
                 }
                 NoticeKind::Receipt {
@@ -906,17 +879,7 @@ impl Office {
                         },
                         notes: these_notes,
                     };
-                    self.queue(
-                        tx,
-                        "receipt",
-                        &ctx,
-                        None,
-                        &recipients,
-                        Some(g.id),
-                        reply,
-                        vec![],
-                        now,
-                    )?;
+                    self.queue(tx, "receipt", &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
                 }
                 NoticeKind::Refused {
                     reason,
@@ -941,17 +904,7 @@ impl Office {
                             game::Reason::Repetition | game::Reason::Impossible
                         ),
                     };
-                    self.queue(
-                        tx,
-                        "rejected",
-                        &ctx,
-                        None,
-                        &recipients,
-                        Some(g.id),
-                        reply,
-                        vec![],
-                        now,
-                    )?;
+                    self.queue(tx, "rejected", &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
                 }
                 NoticeKind::GameOver {
                     result,
@@ -965,17 +918,7 @@ impl Office {
                         reason: words::ending(lang, &result.how),
                         record: record_text(state, record),
                     };
-                    self.queue(
-                        tx,
-                        "result",
-                        &ctx,
-                        Some(&board),
-                        &recipients,
-                        Some(g.id),
-                        None,
-                        vec![],
-                        now,
-                    )?;
+                    self.queue(tx, "result", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
                 }
                 NoticeKind::Overstep(facts) => {
                     let offender = &state.players[facts.side];
@@ -999,37 +942,11 @@ impl Office {
                         let attachments = tx
                             .letters_of(g.id, player)?
                             .into_iter()
-                            .map(|l| {
-                                (
-                                    format!("letter-{}.eml", l.id.0),
-                                    "message/rfc822".to_string(),
-                                    l.raw,
-                                )
-                            })
+                            .map(|l| (format!("letter-{}.eml", l.id.0), "message/rfc822".to_string(), l.raw))
                             .collect();
-                        self.queue(
-                            tx,
-                            "overstep_arbiter",
-                            &ctx,
-                            Some(&board),
-                            &recipients,
-                            Some(g.id),
-                            None,
-                            attachments,
-                            now,
-                        )?;
+                        self.queue(tx, "overstep_arbiter", &ctx, Some(&board), &recipients, Some(g.id), None, attachments, now)?;
                     } else {
-                        self.queue(
-                            tx,
-                            "overstep_player",
-                            &ctx,
-                            None,
-                            &recipients,
-                            Some(g.id),
-                            None,
-                            vec![],
-                            now,
-                        )?;
+                        self.queue(tx, "overstep_player", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
                     }
                 }
                 NoticeKind::TimeWarning {
@@ -1045,17 +962,7 @@ impl Office {
                         overstep_day: fmt_date(*overstep_day),
                     };
                     let _ = side;
-                    self.queue(
-                        tx,
-                        "warning",
-                        &ctx,
-                        None,
-                        &recipients,
-                        Some(g.id),
-                        None,
-                        vec![],
-                        now,
-                    )?;
+                    self.queue(tx, "warning", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
                 }
                 NoticeKind::FirstMoveQuery { start } => {
                     let ctx = out::FirstMoveQuery {
@@ -1063,17 +970,7 @@ impl Office {
                         start: fmt_date(*start),
                         to_white: n.to == Recipient::Player(Side::White),
                     };
-                    self.queue(
-                        tx,
-                        "first_move_query",
-                        &ctx,
-                        None,
-                        &recipients,
-                        Some(g.id),
-                        None,
-                        vec![],
-                        now,
-                    )?;
+                    self.queue(tx, "first_move_query", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
                 }
                 NoticeKind::Repeated { sent_on } => {
                     let last = state.last_forward[n_side(n.to)].as_ref();
@@ -1083,20 +980,9 @@ impl Office {
                         variants: vec![],
                         dates: last.map(dates_of).unwrap_or_default(),
                         first_sent: fmt_date(*sent_on),
-                        days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0)
-                            as u32,
+                        days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0) as u32,
                     };
-                    self.queue(
-                        tx,
-                        "repeat_sender",
-                        &ctx,
-                        None,
-                        &recipients,
-                        Some(g.id),
-                        None,
-                        vec![],
-                        now,
-                    )?;
+                    self.queue(tx, "repeat_sender", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
                 }
                 NoticeKind::Substituted { .. } => {}
                 other => {
@@ -1108,27 +994,12 @@ impl Office {
                             reason: text,
                             federation: self.config.federation.clone(),
                         };
-                        let template = if matches!(
-                            other,
-                            NoticeKind::AlreadyMade { .. }
-                                | NoticeKind::NotInPlay { .. }
-                                | NoticeKind::WrongGame { .. }
-                        ) {
+                        let template = if matches!(other, NoticeKind::AlreadyMade { .. } | NoticeKind::NotInPlay { .. } | NoticeKind::WrongGame { .. }) {
                             "refused"
                         } else {
                             "note"
                         };
-                        self.queue(
-                            tx,
-                            template,
-                            &ctx,
-                            None,
-                            &recipients,
-                            Some(g.id),
-                            reply,
-                            vec![],
-                            now,
-                        )?;
+                        self.queue(tx, template, &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
                     }
                 }
             }
@@ -1187,11 +1058,11 @@ impl Office {
             }
             None => match game {
                 Some(g) => {
-                    let last = tx.letters_out_of_game(g)?.into_iter().rev().find(|l| {
-                        l.recipients
-                            .iter()
-                            .any(|r| to.iter().any(|(_, e)| e.eq_ignore_ascii_case(r)))
-                    });
+                    let last = tx
+                        .letters_out_of_game(g)?
+                        .into_iter()
+                        .rev()
+                        .find(|l| l.recipients.iter().any(|r| to.iter().any(|(_, e)| e.eq_ignore_ascii_case(r))));
                     match last {
                         Some(l) => (Some(l.message_id.clone()), vec![l.message_id]),
                         None => (None, vec![]),
@@ -1347,11 +1218,7 @@ fn own_last_moves(
     let record = state.record();
     let first_new = new_moves
         .first()
-        .and_then(|m| {
-            record
-                .iter()
-                .position(|r| r.number == m.number && r.side == m.side && r.text == m.text)
-        })
+        .and_then(|m| record.iter().position(|r| r.number == m.number && r.side == m.side && r.text == m.text))
         .unwrap_or(record.len());
     let mut out: Vec<game::NumberedMove> = record[..first_new]
         .iter()
@@ -1418,3 +1285,4 @@ fn chart_labels(lang: Lang) -> crate::clock::ChartLabels {
 pub fn fmt_date(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }
+
