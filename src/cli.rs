@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod admin;
+pub mod demo;
 pub mod letter;
 pub mod now;
 pub mod ops;

@@ -235,6 +235,20 @@ impl Office {
                 date: p.date,
             },
         );
+        if let Some(b) = &letter.break_ {
+            let day = self.today(received, None);
+            let told = self.record_break(tx, &me, b, day, now)?;
+            let has_more = !letter.moves.is_empty()
+                || !letter.repeated.is_empty()
+                || letter.draw.is_some()
+                || letter.resign;
+            if !has_more {
+                return Ok(Outcome::SetAside {
+                    game: None,
+                    reason: format!("a break announcement, recorded in {told} game(s)"),
+                });
+            }
+        }
         let game = match self.find_game(tx, &me, &letter, thread)? {
             Found::One(g) => g,
             Found::NotYours(g) => {
@@ -267,12 +281,10 @@ impl Office {
         } else {
             Side::Black
         };
-        let mut state: GameState = state_of(&game)?;
+        // Read after any break was recorded, so the judge sees it.
+        let game = tx.game(game.id)?;
+        let state: GameState = state_of(&game)?;
         let settings = self.settings(&t);
-
-        if let Some(b) = &letter.break_ {
-            state = self.record_break(tx, &t, player_id, side, b, received_day, now, &game, state)?;
-        }
 
         let verdict = game::judge(
             &state,
@@ -432,130 +444,117 @@ impl Office {
     }
 
     /// A break announced in a letter (10.4.1–10.4.3): the same dates in all the player's
-    /// unfinished games, each partner and the secretary told. Returns the state of the game
-    /// the letter was about, with the break recorded.
-    #[allow(clippy::too_many_arguments)]
+    /// unfinished games, each partner, the player and the secretary told; a break the rules
+    /// do not allow is refused with the reason. Returns the number of games it applies to.
     fn record_break(
         &self,
         tx: &Tx<'_>,
-        t: &Tournament,
-        player: crate::store::PlayerId,
-        side: Side,
+        me: &[Player],
         b: &letter::Break,
         announced: NaiveDate,
         now: DateTime<Utc>,
-        this_game: &Game,
-        this_state: GameState,
-    ) -> Result<GameState, OfficeError> {
+    ) -> Result<usize, OfficeError> {
         let grant = crate::clock::Break::ordinary(b.from, b.to, announced);
-        let mut this_state = this_state;
-        let settings = self.settings(t);
-        let earlier: Vec<crate::clock::Break> = this_state.breaks[side].clone();
-        if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
-            let who = tx.player(player)?;
-            let reason = words::break_refused(self.lang(), &e.to_string());
-            let ctx = out::Refused {
-                to_name: who.name.clone(),
-                reason,
-                federation: self.config.federation.clone(),
+        let mut told = 0;
+        for player in me {
+            let t = tx.tournament(player.tournament)?;
+            let settings = self.settings(&t);
+            let open: Vec<Game> = tx
+                .games_of_player(player.id)?
+                .into_iter()
+                .filter(|g| g.status != GameStatus::Finished)
+                .collect();
+            let side_in = |g: &Game| {
+                if g.white == player.id {
+                    Side::White
+                } else {
+                    Side::Black
+                }
             };
-            self.queue(
-                tx,
-                "refused",
-                &ctx,
-                None,
-                &[(who.name.clone(), who.email.clone())],
-                Some(this_game.id),
-                None,
-                vec![],
-                now,
-            )?;
-            return Ok(this_state);
-        }
-        tx.add_break(
-            &crate::store::NewBreak {
-                player,
-                first_day: b.from,
-                last_day: b.to,
-                is_special: false,
-                letter: None,
-                decision: None,
-            },
-            now,
-        )?;
-        let me = tx.player(player)?;
-        let mut games_told = Vec::new();
-        for g in tx.games_of_player(player)? {
-            if g.status == GameStatus::Finished {
+            // The player's earlier breaks: the same in every game, so any game tells them.
+            let earlier: Vec<crate::clock::Break> = match open.first() {
+                Some(g) => state_of(g)?.breaks[side_in(g)].clone(),
+                None => Vec::new(),
+            };
+            if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
+                let ctx = out::Refused {
+                    to_name: player.name.clone(),
+                    reason: words::break_refused(self.lang(), &e.to_string()),
+                    federation: self.config.federation.clone(),
+                };
+                let to = [(player.name.clone(), player.email.clone())];
+                self.queue(tx, "refused", &ctx, None, &to, None, None, vec![], now)?;
                 continue;
             }
-            let s = if g.white == player {
-                Side::White
-            } else {
-                Side::Black
-            };
-            let st = if g.id == this_game.id {
-                this_state.clone()
-            } else {
-                state_of(&g)?
-            };
-            let ruling = game::arbiter::record_break(&st, s, grant);
-            if g.id == this_game.id {
-                this_state = ruling.state.clone();
-            } else {
-                self.save(tx, &g, &ruling.state, announced, &settings, now)?;
+            tx.add_break(
+                &crate::store::NewBreak {
+                    player: player.id,
+                    first_day: b.from,
+                    last_day: b.to,
+                    is_special: false,
+                    letter: None,
+                    decision: None,
+                },
+                now,
+            )?;
+            let mut numbers = Vec::new();
+            for g in &open {
+                let ruling = game::arbiter::record_break(&state_of(g)?, side_in(g), grant);
+                self.save(tx, g, &ruling.state, announced, &settings, now)?;
+                let partner = tx.player(g.partner_of(player.id).unwrap_or(g.white))?;
+                let ctx = out::BreakNotice {
+                    to_name: partner.name.clone(),
+                    cipher: t.cipher.clone(),
+                    player: player.name.clone(),
+                    from: fmt_date(b.from),
+                    to: fmt_date(b.to),
+                    games: vec![g.number],
+                    is_special: false,
+                    federation: self.config.federation.clone(),
+                };
+                let to = [(partner.name.clone(), partner.email.clone())];
+                self.queue(
+                    tx,
+                    "break_notice",
+                    &ctx,
+                    None,
+                    &to,
+                    Some(g.id),
+                    None,
+                    vec![],
+                    now,
+                )?;
+                numbers.push(g.number);
             }
-            let partner = tx.player(g.partner_of(player).unwrap_or(g.white))?;
-            let ctx = out::BreakNotice {
-                to_name: partner.name.clone(),
-                cipher: t.cipher.clone(),
-                player: me.name.clone(),
-                from: fmt_date(b.from),
-                to: fmt_date(b.to),
-                games: vec![g.number],
-                is_special: false,
-                federation: self.config.federation.clone(),
-            };
-            self.queue(
-                tx,
-                "break_notice",
-                &ctx,
-                None,
-                &[(partner.name.clone(), partner.email.clone())],
-                Some(g.id),
-                None,
-                vec![],
-                now,
-            )?;
-            games_told.push(g.number);
+            for (name, email) in [
+                (player.name.clone(), player.email.clone()),
+                (String::new(), self.config.secretary.clone()),
+            ] {
+                let ctx = out::BreakNotice {
+                    to_name: name.clone(),
+                    cipher: t.cipher.clone(),
+                    player: player.name.clone(),
+                    from: fmt_date(b.from),
+                    to: fmt_date(b.to),
+                    games: numbers.clone(),
+                    is_special: false,
+                    federation: self.config.federation.clone(),
+                };
+                self.queue(
+                    tx,
+                    "break_notice",
+                    &ctx,
+                    None,
+                    &[(name, email)],
+                    None,
+                    None,
+                    vec![],
+                    now,
+                )?;
+            }
+            told += open.len();
         }
-        for (name, email) in [
-            (me.name.clone(), me.email.clone()),
-            (String::new(), self.config.secretary.clone()),
-        ] {
-            let ctx = out::BreakNotice {
-                to_name: name.clone(),
-                cipher: t.cipher.clone(),
-                player: me.name.clone(),
-                from: fmt_date(b.from),
-                to: fmt_date(b.to),
-                games: games_told.clone(),
-                is_special: false,
-                federation: self.config.federation.clone(),
-            };
-            self.queue(
-                tx,
-                "break_notice",
-                &ctx,
-                None,
-                &[(name, email)],
-                None,
-                None,
-                vec![],
-                now,
-            )?;
-        }
-        Ok(this_state)
+        Ok(told)
     }
 
     /// Stores a game's new state with its status, result and next deadline day.
@@ -608,19 +607,36 @@ impl Office {
         Ok(fired)
     }
 
-    fn sweep_game(&self, tx: &Tx<'_>, id: GameId, now: DateTime<Utc>) -> Result<usize, OfficeError> {
+    fn sweep_game(
+        &self,
+        tx: &Tx<'_>,
+        id: GameId,
+        now: DateTime<Utc>,
+    ) -> Result<usize, OfficeError> {
         let g = tx.game(id)?;
         let t = tx.tournament(g.tournament)?;
         let today = self.today(now, Some(&t));
         let settings = self.settings(&t);
         let mut state = state_of(&g)?;
         let mut fired = 0;
-        for d in game::due(&state, today, &settings) {
+        let due = game::due(&state, today, &settings);
+        let overstepped: Vec<Side> = due
+            .iter()
+            .filter(|d| d.kind == game::DeadlineKind::Overstep)
+            .map(|d| d.side)
+            .collect();
+        for d in due {
+            // After a long downtime a warning and the overstep it warned of come due
+            // together: the warning is recorded as fired but not sent.
+            let is_stale = d.kind == game::DeadlineKind::Warning && overstepped.contains(&d.side);
             let player = match d.side {
                 Side::White => g.white,
                 Side::Black => g.black,
             };
             if !tx.fire_notice_once(g.id, &d.key, d.day, Some(player), now)? {
+                continue;
+            }
+            if is_stale {
                 continue;
             }
             state = game::apply_deadline(&state, &d);
@@ -675,10 +691,8 @@ impl Office {
                     t.start,
                     t.end,
                 );
-                let json = serde_json::to_string(&state).map_err(|source| OfficeError::State {
-                    game: 0,
-                    source,
-                })?;
+                let json = serde_json::to_string(&state)
+                    .map_err(|source| OfficeError::State { game: 0, source })?;
                 tx.add_game(
                     &NewGame {
                         tournament: t.id,
@@ -687,7 +701,11 @@ impl Office {
                         black: b.id,
                         status: GameStatus::Playing,
                         state: &json,
-                        next_due: game::next_due_day(&state, today.pred_opt().unwrap_or(today), &settings),
+                        next_due: game::next_due_day(
+                            &state,
+                            today.pred_opt().unwrap_or(today),
+                            &settings,
+                        ),
                     },
                     now,
                 )?;
@@ -798,9 +816,8 @@ impl Office {
                 federation: self.config.federation.clone(),
             };
             let to_name = recipients.first().map(|r| r.0.clone()).unwrap_or_default();
-            let reply = answering.and_then(|(id, p, side)| {
-                (n.to == Recipient::Player(side)).then_some((id, p))
-            });
+            let reply = answering
+                .and_then(|(id, p, side)| (n.to == Recipient::Player(side)).then_some((id, p)));
             match &n.kind {
                 NoticeKind::ForwardMove {
                     forward,
@@ -837,7 +854,17 @@ impl Office {
                                 .num_days()
                                 .max(0) as u32,
                         };
-                        self.queue(tx, "repeat", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
+                        self.queue(
+                            tx,
+                            "repeat",
+                            &ctx,
+                            Some(&board),
+                            &recipients,
+                            Some(g.id),
+                            None,
+                            vec![],
+                            now,
+                        )?;
                     } else {
                         let ctx = out::Forward {
                             game: header(&to_name),
@@ -852,7 +879,17 @@ impl Office {
                                 .map(|(_, p, _)| letter::own_text(&p.text))
                                 .unwrap_or_default(),
                         };
-                        self.queue(tx, "forward", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
+                        self.queue(
+                            tx,
+                            "forward",
+                            &ctx,
+                            Some(&board),
+                            &recipients,
+                            Some(g.id),
+                            None,
+                            vec![],
+                            now,
+                        )?;
                     }
                 }
                 NoticeKind::Receipt {
@@ -879,7 +916,17 @@ impl Office {
                         },
                         notes: these_notes,
                     };
-                    self.queue(tx, "receipt", &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
+                    self.queue(
+                        tx,
+                        "receipt",
+                        &ctx,
+                        None,
+                        &recipients,
+                        Some(g.id),
+                        reply,
+                        vec![],
+                        now,
+                    )?;
                 }
                 NoticeKind::Refused {
                     reason,
@@ -904,7 +951,17 @@ impl Office {
                             game::Reason::Repetition | game::Reason::Impossible
                         ),
                     };
-                    self.queue(tx, "rejected", &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
+                    self.queue(
+                        tx,
+                        "rejected",
+                        &ctx,
+                        None,
+                        &recipients,
+                        Some(g.id),
+                        reply,
+                        vec![],
+                        now,
+                    )?;
                 }
                 NoticeKind::GameOver {
                     result,
@@ -918,7 +975,17 @@ impl Office {
                         reason: words::ending(lang, &result.how),
                         record: record_text(state, record),
                     };
-                    self.queue(tx, "result", &ctx, Some(&board), &recipients, Some(g.id), None, vec![], now)?;
+                    self.queue(
+                        tx,
+                        "result",
+                        &ctx,
+                        Some(&board),
+                        &recipients,
+                        Some(g.id),
+                        None,
+                        vec![],
+                        now,
+                    )?;
                 }
                 NoticeKind::Overstep(facts) => {
                     let offender = &state.players[facts.side];
@@ -942,11 +1009,37 @@ impl Office {
                         let attachments = tx
                             .letters_of(g.id, player)?
                             .into_iter()
-                            .map(|l| (format!("letter-{}.eml", l.id.0), "message/rfc822".to_string(), l.raw))
+                            .map(|l| {
+                                (
+                                    format!("letter-{}.eml", l.id.0),
+                                    "message/rfc822".to_string(),
+                                    l.raw,
+                                )
+                            })
                             .collect();
-                        self.queue(tx, "overstep_arbiter", &ctx, Some(&board), &recipients, Some(g.id), None, attachments, now)?;
+                        self.queue(
+                            tx,
+                            "overstep_arbiter",
+                            &ctx,
+                            Some(&board),
+                            &recipients,
+                            Some(g.id),
+                            None,
+                            attachments,
+                            now,
+                        )?;
                     } else {
-                        self.queue(tx, "overstep_player", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                        self.queue(
+                            tx,
+                            "overstep_player",
+                            &ctx,
+                            None,
+                            &recipients,
+                            Some(g.id),
+                            None,
+                            vec![],
+                            now,
+                        )?;
                     }
                 }
                 NoticeKind::TimeWarning {
@@ -962,7 +1055,17 @@ impl Office {
                         overstep_day: fmt_date(*overstep_day),
                     };
                     let _ = side;
-                    self.queue(tx, "warning", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                    self.queue(
+                        tx,
+                        "warning",
+                        &ctx,
+                        None,
+                        &recipients,
+                        Some(g.id),
+                        None,
+                        vec![],
+                        now,
+                    )?;
                 }
                 NoticeKind::FirstMoveQuery { start } => {
                     let ctx = out::FirstMoveQuery {
@@ -970,19 +1073,41 @@ impl Office {
                         start: fmt_date(*start),
                         to_white: n.to == Recipient::Player(Side::White),
                     };
-                    self.queue(tx, "first_move_query", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                    self.queue(
+                        tx,
+                        "first_move_query",
+                        &ctx,
+                        None,
+                        &recipients,
+                        Some(g.id),
+                        None,
+                        vec![],
+                        now,
+                    )?;
                 }
                 NoticeKind::Repeated { sent_on } => {
-                    let last = state.last_forward[n_side(n.to)].as_ref();
+                    // Told to the sender: what was forwarded to the partner.
+                    let last = state.last_forward[n_side(n.to).other()].as_ref();
                     let ctx = out::Repeat {
                         game: header(&to_name),
                         moves: last.map(|f| join(&f.moves)).unwrap_or_default(),
                         variants: vec![],
                         dates: last.map(dates_of).unwrap_or_default(),
                         first_sent: fmt_date(*sent_on),
-                        days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0) as u32,
+                        days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0)
+                            as u32,
                     };
-                    self.queue(tx, "repeat_sender", &ctx, None, &recipients, Some(g.id), None, vec![], now)?;
+                    self.queue(
+                        tx,
+                        "repeat_sender",
+                        &ctx,
+                        None,
+                        &recipients,
+                        Some(g.id),
+                        None,
+                        vec![],
+                        now,
+                    )?;
                 }
                 NoticeKind::Substituted { .. } => {}
                 other => {
@@ -994,12 +1119,27 @@ impl Office {
                             reason: text,
                             federation: self.config.federation.clone(),
                         };
-                        let template = if matches!(other, NoticeKind::AlreadyMade { .. } | NoticeKind::NotInPlay { .. } | NoticeKind::WrongGame { .. }) {
+                        let template = if matches!(
+                            other,
+                            NoticeKind::AlreadyMade { .. }
+                                | NoticeKind::NotInPlay { .. }
+                                | NoticeKind::WrongGame { .. }
+                        ) {
                             "refused"
                         } else {
                             "note"
                         };
-                        self.queue(tx, template, &ctx, None, &recipients, Some(g.id), reply, vec![], now)?;
+                        self.queue(
+                            tx,
+                            template,
+                            &ctx,
+                            None,
+                            &recipients,
+                            Some(g.id),
+                            reply,
+                            vec![],
+                            now,
+                        )?;
                     }
                 }
             }
@@ -1058,11 +1198,11 @@ impl Office {
             }
             None => match game {
                 Some(g) => {
-                    let last = tx
-                        .letters_out_of_game(g)?
-                        .into_iter()
-                        .rev()
-                        .find(|l| l.recipients.iter().any(|r| to.iter().any(|(_, e)| e.eq_ignore_ascii_case(r))));
+                    let last = tx.letters_out_of_game(g)?.into_iter().rev().find(|l| {
+                        l.recipients
+                            .iter()
+                            .any(|r| to.iter().any(|(_, e)| e.eq_ignore_ascii_case(r)))
+                    });
                     match last {
                         Some(l) => (Some(l.message_id.clone()), vec![l.message_id]),
                         None => (None, vec![]),
@@ -1218,7 +1358,11 @@ fn own_last_moves(
     let record = state.record();
     let first_new = new_moves
         .first()
-        .and_then(|m| record.iter().position(|r| r.number == m.number && r.side == m.side && r.text == m.text))
+        .and_then(|m| {
+            record
+                .iter()
+                .position(|r| r.number == m.number && r.side == m.side && r.text == m.text)
+        })
         .unwrap_or(record.len());
     let mut out: Vec<game::NumberedMove> = record[..first_new]
         .iter()
@@ -1286,3 +1430,5 @@ pub fn fmt_date(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }
 
+#[cfg(test)]
+mod tests;

@@ -139,19 +139,31 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             "in game {n} this move is already made ({}); a move sent cannot be changed (10.2.8). Please wait for your partner's answer.",
             join(moves)
         ),
-        (Lang::Ru, NoticeKind::DrawOffered { by }) => format!("в партии {n} {} предлагают ничью.", side(by)),
-        (Lang::En, NoticeKind::DrawOffered { by }) => format!("in game {n} {} offer a draw.", side(by)),
+        (Lang::Ru, NoticeKind::DrawOffered { by }) => {
+            format!("в партии {n} {} предлагают ничью.", side(by))
+        }
+        (Lang::En, NoticeKind::DrawOffered { by }) => {
+            format!("in game {n} {} offer a draw.", side(by))
+        }
         (Lang::Ru, NoticeKind::DrawDeclined { by }) => {
-            format!("в партии {n} {} не приняли предложение ничьей; игра продолжается.", side(by))
+            format!(
+                "в партии {n} {} не приняли предложение ничьей; игра продолжается.",
+                side(by)
+            )
         }
         (Lang::En, NoticeKind::DrawDeclined { by }) => {
-            format!("in game {n} {} did not accept the draw; play goes on.", side(by))
+            format!(
+                "in game {n} {} did not accept the draw; play goes on.",
+                side(by)
+            )
         }
         (Lang::Ru, NoticeKind::NotInPlay { .. }) => format!(
             "партия {n} сейчас не играется (окончена, приостановлена или на присуждении); ход не принят."
         ),
         (Lang::En, NoticeKind::NotInPlay { .. }) => {
-            format!("game {n} is not in play now (finished, suspended or adjudicated); the move is not accepted.")
+            format!(
+                "game {n} is not in play now (finished, suspended or adjudicated); the move is not accepted."
+            )
         }
         (Lang::Ru, NoticeKind::WrongGame { written }) => {
             format!("в письме указана партия {written}, а это партия {n}; письмо не принято.")
@@ -173,23 +185,81 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             "play ended on {}; game {n} is stopped for adjudication (10.5.2). Please send your evaluation and analysis within 10 days (\"Analysis: … Evaluation: …\").",
             end.format("%d.%m.%Y")
         ),
-        (Lang::Ru, NoticeKind::OverstepRuling { side: s, is_confirmed: true }) => {
-            format!("главный судья подтвердил просрочку ({}) в партии {n}: поражение (п. 10.3.7).", side(s))
+        (
+            Lang::Ru,
+            NoticeKind::OverstepRuling {
+                side: s,
+                is_confirmed: true,
+            },
+        ) => {
+            format!(
+                "главный судья подтвердил просрочку ({}) в партии {n}: поражение (п. 10.3.7).",
+                side(s)
+            )
         }
-        (Lang::En, NoticeKind::OverstepRuling { side: s, is_confirmed: true }) => {
-            format!("the chief arbiter confirmed the overstep ({}) in game {n}: a loss (10.3.7).", side(s))
+        (
+            Lang::En,
+            NoticeKind::OverstepRuling {
+                side: s,
+                is_confirmed: true,
+            },
+        ) => {
+            format!(
+                "the chief arbiter confirmed the overstep ({}) in game {n}: a loss (10.3.7).",
+                side(s)
+            )
         }
-        (Lang::Ru, NoticeKind::OverstepRuling { side: s, is_confirmed: false }) => {
-            format!("главный судья установил, что просрочки ({}) в партии {n} нет; игра продолжается (п. 10.3.7).", side(s))
+        (
+            Lang::Ru,
+            NoticeKind::OverstepRuling {
+                side: s,
+                is_confirmed: false,
+            },
+        ) => {
+            format!(
+                "главный судья установил, что просрочки ({}) в партии {n} нет; игра продолжается (п. 10.3.7).",
+                side(s)
+            )
         }
-        (Lang::En, NoticeKind::OverstepRuling { side: s, is_confirmed: false }) => {
-            format!("the chief arbiter found no overstep ({}) in game {n}; play resumes (10.3.7).", side(s))
+        (
+            Lang::En,
+            NoticeKind::OverstepRuling {
+                side: s,
+                is_confirmed: false,
+            },
+        ) => {
+            format!(
+                "the chief arbiter found no overstep ({}) in game {n}; play resumes (10.3.7).",
+                side(s)
+            )
         }
-        (Lang::Ru, NoticeKind::ClockRuling { side: s, days, clause, reason }) => {
-            format!("в партии {n} {}: {days:+} дн. (п. {clause}): {reason}", side(s))
+        (
+            Lang::Ru,
+            NoticeKind::ClockRuling {
+                side: s,
+                days,
+                clause,
+                reason,
+            },
+        ) => {
+            format!(
+                "в партии {n} {}: {days:+} дн. (п. {clause}): {reason}",
+                side(s)
+            )
         }
-        (Lang::En, NoticeKind::ClockRuling { side: s, days, clause, reason }) => {
-            format!("in game {n}, {}: {days:+} days ({clause}): {reason}", side(s))
+        (
+            Lang::En,
+            NoticeKind::ClockRuling {
+                side: s,
+                days,
+                clause,
+                reason,
+            },
+        ) => {
+            format!(
+                "in game {n}, {}: {days:+} days ({clause}): {reason}",
+                side(s)
+            )
         }
         (Lang::Ru, NoticeKind::BreakRecorded { side: s, grant }) => format!(
             "в партии {n} {} берут перерыв {}–{}.",
@@ -208,5 +278,9 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
 }
 
 fn join(moves: &[crate::game::NumberedMove]) -> String {
-    moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

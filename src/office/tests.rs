@@ -1,0 +1,515 @@
+//! The office end to end on an in-memory store: real RFC 5322 letters in, the outbox read
+//! back with mail-parser.
+
+use chrono::{DateTime, TimeZone, Utc};
+
+use super::*;
+use crate::mail::{IncomingMail, MailId};
+use crate::store::{LetterOut, NewTournament};
+
+const CIPHER: &str = "ЗШ-2026-1";
+
+fn config() -> Config {
+    Config {
+        address: "zaochka@tournament.test".into(),
+        arbiter: "arbiter@federation.test".into(),
+        secretary: "secretary@federation.test".into(),
+        federation: "Федерация заочных шашек".into(),
+        ..Config::default()
+    }
+}
+
+/// Noon in Moscow on a December 2026 day, or later months by day-of-year arithmetic.
+fn at(day: &str) -> DateTime<Utc> {
+    let d = NaiveDate::parse_from_str(day, "%Y-%m-%d").unwrap();
+    chrono_tz::Europe::Moscow
+        .from_local_datetime(&d.and_hms_opt(12, 0, 0).unwrap())
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+struct Post {
+    office: Office,
+    store: Store,
+    n: u64,
+}
+
+impl Post {
+    /// A russian tournament of the given players (name, email), started on 2026-12-01.
+    fn new(players: &[(&str, &str)]) -> Post {
+        let office = Office::new(config());
+        let mut store = Store::open_in_memory().unwrap();
+        store
+            .with_transaction(|tx| {
+                let t = tx.add_tournament(
+                    &NewTournament {
+                        cipher: CIPHER,
+                        variant: "russian",
+                        name: "Кубок зимы",
+                        start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+                        end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
+                        tz: "Europe/Moscow",
+                        settings: "{}",
+                    },
+                    at("2026-11-20"),
+                )?;
+                for (name, email) in players {
+                    tx.add_player(t, name, email)?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        let mut post = Post {
+            office,
+            store,
+            n: 0,
+        };
+        let games = post
+            .office
+            .start_tournament(&mut post.store, CIPHER, at("2026-11-25"))
+            .unwrap();
+        assert!(games >= 1);
+        post.take();
+        post
+    }
+
+    fn raw(&mut self, from: &str, headers: &str, body: &str) -> IncomingMail {
+        self.n += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: zaochka@tournament.test\r\nSubject: ход\r\nMessage-ID: <m{n}@players.test>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0300\r\n{headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}\r\n",
+            n = self.n
+        );
+        IncomingMail {
+            id: MailId::Memory(self.n),
+            raw: raw.into_bytes(),
+            received: at("2026-12-01"),
+        }
+    }
+
+    fn letter(&mut self, from: &str, day: &str, body: &str) -> (Handled, Vec<Sent>) {
+        let mut m = self.raw(from, "", body);
+        m.received = at(day);
+        self.handle(&m, day)
+    }
+
+    fn handle(&mut self, m: &IncomingMail, day: &str) -> (Handled, Vec<Sent>) {
+        let h = self.office.handle(&mut self.store, m, at(day)).unwrap();
+        (h, self.take())
+    }
+
+    /// Everything queued since the last call, marked sent.
+    fn take(&mut self) -> Vec<Sent> {
+        let far = at("2030-01-01");
+        let due: Vec<LetterOut> = self.store.read(|tx| tx.due_outgoing(far, 10_000)).unwrap();
+        self.store
+            .with_transaction(|tx| {
+                for l in &due {
+                    tx.mark_sent(l.id, far)?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        due.into_iter().map(Sent::from).collect()
+    }
+}
+
+/// An outgoing letter, read back.
+#[derive(Debug)]
+struct Sent {
+    kind: String,
+    to: Vec<String>,
+    subject: String,
+    text: String,
+    message_id: String,
+    in_reply_to: Option<String>,
+    attachments: usize,
+}
+
+impl From<LetterOut> for Sent {
+    fn from(l: LetterOut) -> Sent {
+        let m = mail_parser::MessageParser::default().parse(&l.raw).unwrap();
+        Sent {
+            kind: l.kind,
+            to: l.recipients,
+            subject: m.subject().unwrap_or_default().to_string(),
+            text: m.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
+            message_id: l.message_id,
+            in_reply_to: m.in_reply_to().as_text().map(str::to_string),
+            attachments: m.attachment_count(),
+        }
+    }
+}
+
+fn one<'a>(sent: &'a [Sent], kind: &str, to: &str) -> &'a Sent {
+    let hits: Vec<&Sent> = sent
+        .iter()
+        .filter(|s| s.kind == kind && s.to.iter().any(|t| t == to))
+        .collect();
+    assert_eq!(hits.len(), 1, "one '{kind}' to {to} in {sent:#?}");
+    hits[0]
+}
+
+const ALICE: &str = "alice@players.test";
+const BOB: &str = "bob@players.test";
+
+fn two() -> Post {
+    Post::new(&[("Иванов Иван", ALICE), ("Петров Пётр", BOB)])
+}
+
+#[test]
+fn starting_a_tournament_pairs_the_players_and_sends_start_lists() {
+    let office = Office::new(config());
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .with_transaction(|tx| {
+            let t = tx.add_tournament(
+                &NewTournament {
+                    cipher: CIPHER,
+                    variant: "russian",
+                    name: "",
+                    start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+                    end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
+                    tz: "Europe/Moscow",
+                    settings: "{}",
+                },
+                at("2026-11-20"),
+            )?;
+            for (n, e) in [
+                ("А", "a@p.test"),
+                ("Б", "b@p.test"),
+                ("В", "c@p.test"),
+                ("Г", "d@p.test"),
+            ] {
+                tx.add_player(t, n, e)?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    assert_eq!(
+        office
+            .start_tournament(&mut store, CIPHER, at("2026-11-25"))
+            .unwrap(),
+        6
+    );
+    assert_eq!(
+        office
+            .start_tournament(&mut store, CIPHER, at("2026-11-26"))
+            .unwrap(),
+        0,
+        "a second start changes nothing"
+    );
+    let queued = store
+        .read(|tx| tx.due_outgoing(at("2030-01-01"), 100))
+        .unwrap();
+    assert_eq!(queued.len(), 4, "one start list each");
+    let sent: Vec<Sent> = queued.into_iter().map(Sent::from).collect();
+    let a = one(&sent, "start_list", "a@p.test");
+    assert_eq!(a.text.matches("- партия ").count(), 3, "{}", a.text);
+    assert!(a.text.contains("zaochka@tournament.test"));
+    assert!(
+        office
+            .start_tournament(&mut store, "НЕТ-ТАКОГО", at("2026-11-26"))
+            .is_err()
+    );
+}
+
+#[test]
+fn clause_10_2_3_a_good_move_is_forwarded_to_the_partner_and_receipted() {
+    let mut post = two();
+    let (h, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Здравствуйте!\nШифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4\nИванов",
+    );
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Judged { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    let fwd = one(&sent, "forward", BOB);
+    assert!(fwd.subject.contains("1. c3-d4"), "{}", fwd.subject);
+    for fact in [
+        "Ход партнёра: 1. c3-d4",
+        "Иванов Иван (белые)",
+        "Время (белые/чёрные): 0/0",
+        "Ваш ход: 1. c3-d4",
+    ] {
+        assert!(
+            fwd.text.contains(fact),
+            "forward lacks {fact}: {}",
+            fwd.text
+        );
+    }
+    let receipt = one(&sent, "receipt", ALICE);
+    assert_eq!(
+        receipt.in_reply_to.as_deref(),
+        Some("m1@players.test"),
+        "the receipt threads to the letter"
+    );
+    assert!(receipt.text.contains("1. c3-d4"), "{}", receipt.text);
+}
+
+#[test]
+fn the_same_letter_seen_again_is_not_judged_twice() {
+    let mut post = two();
+    let m = post.raw(ALICE, "", "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4");
+    let (first, sent) = post.handle(&m, "2026-12-01");
+    assert!(matches!(first, Handled::New { .. }));
+    assert_eq!(sent.len(), 2);
+    let (again, sent) = post.handle(&m, "2026-12-02");
+    assert!(matches!(again, Handled::Seen(_)), "{again:?}");
+    assert!(sent.is_empty(), "{sent:#?}");
+}
+
+#[test]
+fn a_reply_to_the_forwarded_move_needs_no_cipher_or_game_number() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let fwd_id = one(&sent, "forward", BOB).message_id.clone();
+    let mut reply = post.raw(
+        BOB,
+        &format!("In-Reply-To: <{fwd_id}>\r\nReferences: <{fwd_id}>\r\n"),
+        "Ваш ход: 1. c3-d4\nМой ход: 1... f6-g5",
+    );
+    reply.received = at("2026-12-03");
+    let (h, sent) = post.handle(&reply, "2026-12-03");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Judged { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    let fwd = one(&sent, "forward", ALICE);
+    assert!(fwd.text.contains("1... f6-g5"), "{}", fwd.text);
+    assert!(
+        fwd.text.contains("Время (белые/чёрные): 0/2"),
+        "two days for black: {}",
+        fwd.text
+    );
+}
+
+#[test]
+fn clause_10_2_9_a_missing_repetition_stops_play_with_six_penalty_days() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let (h, sent) = post.letter(
+        BOB,
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1... f6-g5",
+    );
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Judged { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    let rej = one(&sent, "rejected", BOB);
+    assert!(rej.text.contains("10.2.9"), "{}", rej.text);
+    assert!(
+        rej.text.contains("1. c3-d4"),
+        "tells what the partner's move was: {}",
+        rej.text
+    );
+    assert!(
+        rej.text.contains("6 штрафных дней (п. 10.2.11)"),
+        "{}",
+        rej.text
+    );
+    assert!(
+        !sent.iter().any(|s| s.kind == "forward"),
+        "nothing forwarded: {sent:#?}"
+    );
+}
+
+#[test]
+fn an_unknown_sender_gets_one_short_answer_a_day() {
+    let mut post = two();
+    let (h, sent) = post.letter("stranger@example.com", "2026-12-01", "Мой ход: 1. c3-d4");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::SetAside { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    one(&sent, "unknown_sender", "stranger@example.com");
+    let (_, sent) = post.letter("stranger@example.com", "2026-12-01", "ещё раз");
+    assert!(sent.is_empty(), "no second answer the same day: {sent:#?}");
+    let (_, sent) = post.letter("stranger@example.com", "2026-12-02", "и ещё");
+    one(&sent, "unknown_sender", "stranger@example.com");
+}
+
+#[test]
+fn automatic_mail_is_kept_but_never_answered() {
+    let mut post = two();
+    let m = post.raw(
+        ALICE,
+        "Auto-Submitted: auto-replied\r\n",
+        "Я в отпуске до 10 декабря.",
+    );
+    let (h, sent) = post.handle(&m, "2026-12-01");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Ignored { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    assert!(sent.is_empty());
+    let own = post.raw("zaochka@tournament.test", "", "Ход партнёра: 1. c3-d4");
+    let (h, sent) = post.handle(&own, "2026-12-01");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Ignored { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    assert!(sent.is_empty());
+}
+
+#[test]
+fn a_player_cannot_move_in_someone_elses_game() {
+    let mut post = Post::new(&[
+        ("Иванов Иван", ALICE),
+        ("Петров Пётр", BOB),
+        ("Сидоров Сидор", "carol@players.test"),
+        ("Кузнецов Кузьма", "dave@players.test"),
+    ]);
+    let carol_games = post
+        .store
+        .read(|tx| {
+            let p = tx.players_by_email("carol@players.test")?;
+            tx.games_of_player(p[0].id)
+        })
+        .unwrap();
+    let not_hers = (1..=6u32)
+        .find(|n| !carol_games.iter().any(|g| g.number == *n))
+        .unwrap();
+    let (h, sent) = post.letter(
+        "carol@players.test",
+        "2026-12-01",
+        &format!("Шифр: ЗШ-2026-1\nПартия {not_hers}\nМой ход: 1. c3-d4"),
+    );
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::SetAside { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    let r = one(&sent, "refused", "carol@players.test");
+    assert!(r.text.contains("не ваша партия"), "{}", r.text);
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+}
+
+#[test]
+fn clause_10_3_4_an_unanswered_move_is_repeated_after_forty_days_once() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let fired = post
+        .office
+        .sweep(&mut post.store, at("2027-01-05"))
+        .unwrap();
+    let sent = post.take();
+    assert!(
+        !sent.iter().any(|s| s.kind == "repeat"),
+        "no repeat before 40 days: {fired} {sent:#?}"
+    );
+    post.office
+        .sweep(&mut post.store, at("2027-01-12"))
+        .unwrap();
+    let sent = post.take();
+    let rep = one(&sent, "repeat", BOB);
+    assert!(rep.subject.contains("ПОВТОР"), "{}", rep.subject);
+    assert!(rep.text.contains("1. c3-d4"), "{}", rep.text);
+    one(&sent, "repeat_sender", ALICE);
+    post.office
+        .sweep(&mut post.store, at("2027-01-13"))
+        .unwrap();
+    assert!(
+        !post.take().iter().any(|s| s.kind.starts_with("repeat")),
+        "fires once"
+    );
+}
+
+#[test]
+fn clause_10_3_6_an_overstep_suspends_the_game_and_the_arbiter_gets_table_2() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    // Black writes once (forgetting the repetition, so play stops) and then goes silent.
+    post.letter(
+        BOB,
+        "2026-12-03",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1... f6-g5",
+    );
+    post.office
+        .sweep(&mut post.store, at("2027-02-15"))
+        .unwrap();
+    let sent = post.take();
+    let arb = one(&sent, "overstep_arbiter", "arbiter@federation.test");
+    assert_eq!(
+        arb.attachments, 2,
+        "the board picture and black's one letter (10.3.6)"
+    );
+    assert!(arb.text.contains("Петров Пётр"), "{}", arb.text);
+    assert!(arb.text.contains("(п. 10.3.5)"), "{}", arb.text);
+    one(&sent, "overstep_player", BOB);
+    let game = post
+        .store
+        .read(|tx| {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            tx.find_game(t.id, 1)
+        })
+        .unwrap()
+        .unwrap();
+    assert_eq!(game.status, GameStatus::Suspended);
+    post.office
+        .sweep(&mut post.store, at("2027-02-16"))
+        .unwrap();
+    assert!(
+        !post.take().iter().any(|s| s.kind.starts_with("overstep")),
+        "fires once"
+    );
+}
