@@ -4,6 +4,7 @@
 pub mod board;
 pub mod letters;
 pub mod mime;
+pub mod position;
 pub mod template;
 
 pub use board::{Board, Man};
