@@ -5,11 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod admin;
 pub mod demo;
 pub mod letter;
 pub mod now;
 pub mod ops;
 pub mod rules;
+pub mod show;
 
 /// What went wrong in a command, and so which exit code it gets.
 #[derive(Debug)]
@@ -23,6 +25,12 @@ pub enum CliError {
 impl From<anyhow::Error> for CliError {
     fn from(e: anyhow::Error) -> Self {
         CliError::Broken(e)
+    }
+}
+
+impl From<crate::store::StoreError> for CliError {
+    fn from(e: crate::store::StoreError) -> Self {
+        CliError::Broken(e.into())
     }
 }
 
@@ -63,8 +71,13 @@ pub struct Cli {
     /// Configuration file (default: ./zaochka.toml if present, else built-in defaults).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<std::path::PathBuf>,
-    /// Read the clock as DATETIME (RFC 3339 or YYYY-MM-DD[THH:MM] in the tournament's zone).
-    #[arg(long, global = true, value_name = "DATETIME")]
+    /// Read the clock as DATETIME: RFC 3339, or a date and minute in the tournament's zone.
+    #[arg(
+        long,
+        global = true,
+        value_name = "DATETIME",
+        help = "Read the clock as DATETIME (RFC 3339 or YYYY-MM-DD[THH:MM] in the tournament's zone)"
+    )]
     pub now: Option<String>,
     /// The command.
     #[command(subcommand)]
@@ -74,6 +87,52 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Create or migrate the database (idempotent).
+    Init,
+    /// Tournaments: add one, start one.
+    Tournament {
+        /// What to do.
+        #[command(subcommand)]
+        command: TournamentCommand,
+    },
+    /// Players: register one in a tournament.
+    Player {
+        /// What to do.
+        #[command(subcommand)]
+        command: PlayerCommand,
+    },
+    /// The daemon: fetch, judge, send, sweep deadlines.
+    Run {
+        /// One pass, then exit.
+        #[arg(long)]
+        once: bool,
+    },
+    /// Games: the position, record and clocks of one game, or its time chart.
+    Game {
+        /// What to do.
+        #[command(subcommand)]
+        command: GameCommand,
+    },
+    /// The crosstable and standings of a tournament.
+    Table {
+        /// The tournament's cipher.
+        cipher: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Exports: game records.
+    Export {
+        /// What to export.
+        #[command(subcommand)]
+        command: ExportCommand,
+    },
+    /// A whole small tournament played through the real pipeline on the embedded default,
+    /// with a simulated clock.
+    Demo {
+        /// Where the demo's database and mail go (default: a new folder).
+        dir: Option<std::path::PathBuf>,
+    },
     /// The rules engine: legal moves and perft.
     Rules {
         /// What to do.
@@ -85,6 +144,86 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         command: LetterCommand,
+    },
+}
+
+/// `zaochka tournament …`
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Add a tournament (registration opens; safe to repeat with the same data).
+    Add {
+        /// The cipher players write in their letters (10.2.3), e.g. `ЗШ-2026-1`.
+        cipher: String,
+        /// russian, hundred or giveaway.
+        #[arg(long)]
+        game: String,
+        /// The start date, YYYY-MM-DD (10.3.2).
+        #[arg(long, value_name = "DATE")]
+        start: String,
+        /// The end-of-play date, YYYY-MM-DD (10.5).
+        #[arg(long, value_name = "DATE")]
+        end: String,
+        /// The time zone days are counted in (default: the config's `time_zone`).
+        #[arg(long, value_name = "ZONE")]
+        tz: Option<String>,
+        /// The tournament's name (default: the cipher).
+        #[arg(long, value_name = "TEXT")]
+        name: Option<String>,
+    },
+    /// Start a tournament: round-robin pairings (Berger tables), start lists by mail.
+    Start {
+        /// The tournament's cipher.
+        cipher: String,
+    },
+}
+
+/// `zaochka player …`
+#[derive(Debug, Subcommand)]
+pub enum PlayerCommand {
+    /// Register a player in a tournament that has not started (safe to repeat).
+    Add {
+        /// The tournament's cipher.
+        cipher: String,
+        /// "Фамилия Имя".
+        #[arg(long)]
+        name: String,
+        /// The address the player writes from.
+        #[arg(long, value_name = "ADDRESS")]
+        email: String,
+    },
+}
+
+/// `zaochka game …`
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// The position diagram, record, clocks and status of a game.
+    Show {
+        /// The tournament's cipher.
+        cipher: String,
+        /// The game's number in the tournament.
+        number: u32,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Table 2 of 10.3.6: the game's time chart.
+    Timechart {
+        /// The tournament's cipher.
+        cipher: String,
+        /// The game's number in the tournament.
+        number: u32,
+    },
+}
+
+/// `zaochka export …`
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// PDN 3.0 of one game or of all the tournament's games, on stdout.
+    Pdn {
+        /// The tournament's cipher.
+        cipher: String,
+        /// One game's number (default: every game).
+        number: Option<u32>,
     },
 }
 
@@ -127,7 +266,19 @@ pub enum LetterCommand {
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version print and succeed; a bad command line is refused (exit 1),
+        // as any other bad input (the contract keeps 2 for broken things).
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Refused(e)) => {
@@ -153,8 +304,50 @@ pub fn run(cli: Cli) -> CliResult {
         None => None,
     };
     let ctx = Context { config, now };
-    let _ = &ctx;
     match cli.command {
+        Command::Init => admin::init(&ctx),
+        Command::Tournament { command } => match command {
+            TournamentCommand::Add {
+                cipher,
+                game,
+                start,
+                end,
+                tz,
+                name,
+            } => admin::add_tournament(
+                &ctx,
+                &admin::TournamentArgs {
+                    cipher: &cipher,
+                    game: &game,
+                    start: &start,
+                    end: &end,
+                    tz: tz.as_deref(),
+                    name: name.as_deref(),
+                },
+            ),
+            TournamentCommand::Start { cipher } => ops::start(&ctx, &cipher),
+        },
+        Command::Player { command } => match command {
+            PlayerCommand::Add {
+                cipher,
+                name,
+                email,
+            } => admin::add_player(&ctx, &cipher, &name, &email),
+        },
+        Command::Run { once } => ops::run(&ctx, once),
+        Command::Game { command } => match command {
+            GameCommand::Show {
+                cipher,
+                number,
+                json,
+            } => show::game(&ctx, &cipher, number, json),
+            GameCommand::Timechart { cipher, number } => show::timechart(&ctx, &cipher, number),
+        },
+        Command::Table { cipher, json } => show::table(&ctx, &cipher, json),
+        Command::Export { command } => match command {
+            ExportCommand::Pdn { cipher, number } => show::pdn(&ctx, &cipher, number),
+        },
+        Command::Demo { dir } => ops::demo(&ctx, dir.as_deref()),
         Command::Rules { command } => match command {
             RulesCommand::Moves { game, fen } => rules::moves(&game, fen.as_deref()),
             RulesCommand::Perft { game, depth, fen } => rules::perft(&game, depth, fen.as_deref()),

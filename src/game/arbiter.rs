@@ -59,14 +59,17 @@ pub fn confirm_overstep(state: &GameState, day: NaiveDate) -> Ruling {
 }
 
 /// There was no overstep (10.3.7): play resumes. The days of the suspension count for
-/// nobody (kept as a special break), and `days_back` days are given back to the player (the
-/// arbiter's correction of the total). The partner's forwarded move is sent again.
+/// nobody (the clock's suspension closes on `day`), and `days_back` days are given back to
+/// the player (the arbiter's correction of the total; without it the overstep falls due
+/// again at once). The partner's forwarded move is sent again.
 pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Ruling {
     let mut st = state.clone();
     let mut notices = Vec::new();
-    if let Status::Suspended { side, since } = st.status {
+    if let Status::Suspended { side, .. } = st.status {
         st.status = Status::Playing;
-        st.breaks[side].push(Break::special(since, day, day));
+        for s in st.suspensions.iter_mut().filter(|s| s.resumed.is_none()) {
+            s.resumed = Some(day.max(s.suspended));
+        }
         if days_back > 0 {
             st.penalties.push(Penalty {
                 side,

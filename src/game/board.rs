@@ -6,59 +6,26 @@
 //! Stored move texts are zaochka's full notation: algebraic on 8x8 (`c3:e5:c7`), numeric on
 //! 10x10 (`32-28`, `19:30`), the notation players use on each board.
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
 pub use crate::clock::Side;
+pub use crate::rules::Variant;
 use crate::rules::{
     self, Color, IllegalMove, MoveText, Outcome, ParseMoveError, Position, Resolution,
 };
 
-/// The three games zaochka runs (the `rules` module's [`rules::Variant`], storable).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Variant {
-    /// Russian checkers, 8x8.
-    Russian,
-    /// Hundred-square (international) checkers, 10x10.
-    Hundred,
-    /// Give-away: Russian move rules, the goal reversed.
-    Giveaway,
-}
+/// How a [`Variant`] is stored: its name (`russian`, `hundred`, `giveaway`).
+pub(crate) mod variant_serde {
+    use super::Variant;
+    use serde::{Deserialize, Deserializer, Serializer};
 
-impl Variant {
-    /// The `rules` module's variant.
-    pub fn rules(self) -> rules::Variant {
-        match self {
-            Variant::Russian => rules::Variant::Russian,
-            Variant::Hundred => rules::Variant::Hundred,
-            Variant::Giveaway => rules::Variant::Giveaway,
-        }
+    /// Writes the name.
+    pub(crate) fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
     }
 
-    /// From the `rules` module's variant.
-    pub fn from_rules(v: rules::Variant) -> Variant {
-        match v {
-            rules::Variant::Russian => Variant::Russian,
-            rules::Variant::Hundred => Variant::Hundred,
-            rules::Variant::Giveaway => Variant::Giveaway,
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.rules(), f)
-    }
-}
-
-impl FromStr for Variant {
-    type Err = rules::UnknownVariant;
-
-    /// `russian`, `hundred` (or `international`), `giveaway`.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        s.parse::<rules::Variant>().map(Variant::from_rules)
+    /// Reads a name (`international` too).
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -106,12 +73,12 @@ pub(crate) enum Resolved {
 impl Pos {
     /// The starting position.
     pub(crate) fn start(variant: Variant) -> Pos {
-        Pos(Position::start(variant.rules()))
+        Pos(Position::start(variant))
     }
 
     /// A position from FEN (PDN 3.0); `None` if it is not one.
     pub(crate) fn from_fen(variant: Variant, fen: &str) -> Option<Pos> {
-        Position::from_fen(variant.rules(), fen).ok().map(Pos)
+        Position::from_fen(variant, fen).ok().map(Pos)
     }
 
     /// The side to move.
@@ -168,7 +135,7 @@ impl Pos {
 
     /// The move whose full notation is `text`, if legal here.
     pub(crate) fn find(&self, text: &str) -> Option<Mv> {
-        let variant = Variant::from_rules(self.0.variant());
+        let variant = self.0.variant();
         self.legal_moves()
             .into_iter()
             .find(|m| m.text(variant) == text)
@@ -206,4 +173,59 @@ pub(crate) fn draw_by_rule(start: &Pos, moves: &[Mv]) -> Option<(String, String)
 #[cfg(test)]
 pub(crate) fn move_text(s: &str) -> MoveText {
     s.parse().expect("a move in full notation")
+}
+
+impl super::model::GameState {
+    /// The game's moves as the `rules` module's record (for the draw rules, PDN and the
+    /// semi-short record).
+    pub fn game_record(&self) -> rules::GameRecord {
+        let (positions, moves) = self.replay();
+        let start = positions
+            .first()
+            .copied()
+            .unwrap_or_else(|| Pos::start(self.variant));
+        let mut record = rules::GameRecord::new(start.0);
+        for m in moves {
+            // Replayed moves are legal in turn; a failure would only stop the record short.
+            if record.push(m.0).is_err() {
+                break;
+            }
+        }
+        record
+    }
+
+    /// The record in semi-short notation (`1.cd4 fg5 2.dc5 b:d4`, 10.5.1); `None` on 10x10,
+    /// where records are numeric (see [`Self::to_pdn`]).
+    pub fn semi_short(&self) -> Option<String> {
+        self.game_record().to_semi_short().ok()
+    }
+
+    /// The game as PDN 3.0: Event (the cipher), Site, Date (the start), Round (the game
+    /// number), White, Black, Result (`*` while unfinished).
+    pub fn to_pdn(&self, site: &str) -> String {
+        let result = match self.result.as_ref().map(|r| r.score) {
+            Some(super::model::Score::WhiteWins) => "1-0",
+            Some(super::model::Score::BlackWins) => "0-1",
+            Some(super::model::Score::Draw) => "1/2-1/2",
+            Some(super::model::Score::BothLose) => "0-0",
+            None => "*",
+        };
+        let tags = [
+            ("Event", self.cipher.clone()),
+            ("Site", site.to_string()),
+            ("Date", self.start.format("%Y.%m.%d").to_string()),
+            ("Round", self.number.to_string()),
+            ("White", self.players.white.name.clone()),
+            ("Black", self.players.black.name.clone()),
+        ];
+        rules::PdnGame {
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            record: self.game_record(),
+            result: result.to_string(),
+        }
+        .to_pdn()
+    }
 }

@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use super::model::GameState;
+use super::model::{Ending, GameState};
 use crate::clock::{self, ClockSettings, Ledger, Side, TimeUsed};
 
 /// The game's clock ledger as of its present state.
@@ -16,6 +16,7 @@ pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
         }
     }
     l.breaks = st.breaks.clone();
+    l.suspensions = st.suspensions.clone();
     if st.first_mover() == Side::Black
         && let Some(first) = l.answers.first_mut()
     {
@@ -37,9 +38,15 @@ pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
                 l.record_move(m.by, n, a.answered, !m.is_from_variant || m.is_forced);
             }
         }
-        let is_over = i + 1 == last && st.result.is_some() && st.position().winner().is_some();
+        // A game ended by the rules on this answer awaits no further answer.
+        let is_over = i + 1 == last
+            && st
+                .result
+                .as_ref()
+                .is_some_and(|r| matches!(r.how, Ending::Rule | Ending::DrawRule { .. }));
         if !is_over {
             let next = a.plies.end;
+            // Nothing is pending after an answer, so the receipt is always recorded.
             let _ = l.receive(st.side_of_ply(next), st.number_of_ply(next), a.answered);
         }
     }
@@ -69,9 +76,14 @@ impl GameState {
         ledger(self, settings)
     }
 
-    /// Both players' totals at `day`, penalties and a pending answer's running days included.
+    /// Both players' totals at `day`, penalties and a pending answer's running days included
+    /// (a finished game's clock stopped on the day of its result).
     pub fn times(&self, settings: &ClockSettings, day: NaiveDate) -> TimeUsed {
-        times(&ledger(self, settings), day)
+        times(&ledger(self, settings), self.clock_day(day))
+    }
+
+    fn clock_day(&self, day: NaiveDate) -> NaiveDate {
+        self.result.as_ref().map_or(day, |r| day.min(r.on))
     }
 
     /// Whether no clock of this game runs on `day` because a player is on a break (10.4.2).
@@ -85,6 +97,6 @@ impl GameState {
 
     /// Table 2 of 10.3.6 at `day`.
     pub fn time_chart(&self, settings: &ClockSettings, day: NaiveDate) -> clock::TimeChart {
-        ledger(self, settings).time_chart(day)
+        ledger(self, settings).time_chart(self.clock_day(day))
     }
 }

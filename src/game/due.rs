@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::board::Side;
 use super::clockwork;
 use super::model::*;
-use crate::clock::{ClockSettings, Deadline, Ledger, TimeChart};
+use crate::clock::{ClockSettings, Deadline, Ledger, Suspension, TimeChart};
 
 /// Which deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -64,6 +64,9 @@ pub struct OverstepFacts {
     pub fen: String,
     /// For the arbiter: attach every letter of this player in this game (10.3.6).
     pub attach_letters_of: Side,
+    /// The references of the player's letters that were played in this game (the store
+    /// has the rest, refused ones included).
+    pub letters: Vec<String>,
     /// This copy is the arbiter's: the game is suspended until the decision (10.3.6–10.3.7).
     pub is_for_arbiter: bool,
 }
@@ -71,7 +74,7 @@ pub struct OverstepFacts {
 /// The deadlines of a game that fall due on or before `today` (the caller skips the keys it
 /// already fired, then applies each with [`apply_deadline`]).
 pub fn due(state: &GameState, today: NaiveDate, settings: &ClockSettings) -> Vec<DeadlineNotice> {
-    deadlines(state, settings)
+    deadlines(state, settings, Some(today))
         .into_iter()
         .filter(|d| d.day <= today)
         .collect()
@@ -84,7 +87,7 @@ pub fn next_due_day(
     after: NaiveDate,
     settings: &ClockSettings,
 ) -> Option<NaiveDate> {
-    deadlines(state, settings)
+    deadlines(state, settings, None)
         .into_iter()
         .map(|d| d.day)
         .filter(|d| *d > after)
@@ -96,12 +99,7 @@ pub fn next_due_day(
 pub fn apply_deadline(state: &GameState, deadline: &DeadlineNotice) -> GameState {
     let mut st = state.clone();
     match deadline.kind {
-        DeadlineKind::Overstep => {
-            st.status = Status::Suspended {
-                side: deadline.side,
-                since: deadline.day,
-            };
-        }
+        DeadlineKind::Overstep => mark_suspended(&mut st, deadline.side, deadline.day),
         DeadlineKind::EndOfPlay if st.result.is_none() => st.status = Status::Adjudication,
         _ => {}
     }
@@ -115,7 +113,13 @@ fn to(side: Side, kind: NoticeKind) -> Notice {
     }
 }
 
-fn deadlines(st: &GameState, settings: &ClockSettings) -> Vec<DeadlineNotice> {
+/// The game's deadlines; the letters are made only for those due by `today` (none without
+/// it), so a daemon asking for the next day does not replay the game.
+fn deadlines(
+    st: &GameState,
+    settings: &ClockSettings,
+    today: Option<NaiveDate>,
+) -> Vec<DeadlineNotice> {
     let mut out = Vec::new();
     let is_frozen = matches!(st.status, Status::Suspended { .. } | Status::Adjudication);
     if st.result.is_some() || is_frozen {
@@ -123,6 +127,27 @@ fn deadlines(st: &GameState, settings: &ClockSettings) -> Vec<DeadlineNotice> {
     }
     let l = clockwork::ledger(st, settings);
     for d in l.deadlines() {
+        if today.is_none_or(|t| d.day() > t) {
+            let (kind, side) = match &d {
+                Deadline::Overstep { side, .. } => (DeadlineKind::Overstep, *side),
+                Deadline::Repeat { side, .. } => (DeadlineKind::Repeat, *side),
+                Deadline::FirstMoveQuery { .. } => (DeadlineKind::FirstMoveQuery, Side::White),
+                Deadline::Warning { side, .. } => (DeadlineKind::Warning, *side),
+            };
+            let is_repeat_possible =
+                st.last_forward[side].is_some() && matches!(st.status, Status::Playing);
+            if kind == DeadlineKind::Repeat && !is_repeat_possible {
+                continue;
+            }
+            out.push(DeadlineNotice {
+                key: d.key(),
+                kind,
+                side,
+                day: d.day(),
+                notices: Vec::new(),
+            });
+            continue;
+        }
         let (kind, side, day, notices) = match &d {
             Deadline::Overstep { side, day, .. } => {
                 let mut probe = st.clone();
@@ -221,8 +246,20 @@ pub(crate) fn suspend(
     suspend_with(st, &l, side, day)
 }
 
-fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> Vec<Notice> {
+/// The game stops for the arbiter (10.3.6): its status, and a stop of every clock from the
+/// next day.
+fn mark_suspended(st: &mut GameState, side: Side, day: NaiveDate) {
     st.status = Status::Suspended { side, since: day };
+    if st.suspensions.iter().all(|s| s.resumed.is_some()) {
+        st.suspensions.push(Suspension {
+            suspended: day,
+            resumed: None,
+        });
+    }
+}
+
+fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> Vec<Notice> {
+    mark_suspended(st, side, day);
     let facts = OverstepFacts {
         side,
         day,
@@ -232,6 +269,12 @@ fn suspend_with(st: &mut GameState, l: &Ledger, side: Side, day: NaiveDate) -> V
         record: st.record(),
         fen: st.fen(),
         attach_letters_of: side,
+        letters: st
+            .answers
+            .iter()
+            .filter(|a| a.by == side)
+            .map(|a| a.letter.clone())
+            .collect(),
         is_for_arbiter: false,
     };
     let mut arbiter = facts.clone();

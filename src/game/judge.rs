@@ -122,12 +122,7 @@ impl Judge<'_> {
             self.tell_me(NoticeKind::WrongGame { written: n });
             return Decision::Rejected(Reason::WrongGame);
         }
-        if self.st.result.is_some() || matches!(self.st.status, Status::Suspended { .. }) {
-            self.tell_me(NoticeKind::NotInPlay {
-                status: self.st.status.clone(),
-            });
-            return Decision::Rejected(Reason::NotInPlay);
-        }
+        // A protest goes to the arbiter whatever the game's state (10.3.8, 10.5.6).
         if let Some(text) = &self.sub.protest {
             let text = text.clone();
             self.tell(
@@ -135,8 +130,18 @@ impl Judge<'_> {
                 NoticeKind::Protest { by: self.me, text },
             );
         }
+        if self.st.result.is_some() {
+            let is_bare = self.sub.moves.is_empty() && self.sub.repeated.is_empty();
+            if is_bare && (self.sub.protest.is_some() || self.sub.has_other_business) {
+                return Decision::NoChange;
+            }
+            self.tell_me(NoticeKind::NotInPlay {
+                status: self.st.status.clone(),
+            });
+            return Decision::Rejected(Reason::NotInPlay);
+        }
         // A resignation or a draw acceptance counts at any time, even after the end-of-play
-        // date (10.3.2).
+        // date (10.3.2) or while an overstep is before the arbiter.
         if self.sub.is_resignation {
             self.finish(
                 Score::win(self.me.other()),
@@ -155,6 +160,17 @@ impl Judge<'_> {
                 ProblemKind::NoDrawOffered,
                 "no draw offer of the partner is pending",
             ));
+        }
+        if matches!(self.st.status, Status::Suspended { .. }) {
+            self.tell_me(NoticeKind::NotInPlay {
+                status: self.st.status.clone(),
+            });
+            return Decision::Rejected(Reason::NotInPlay);
+        }
+        let is_bare = self.sub.moves.is_empty() && self.sub.repeated.is_empty();
+        if is_bare && self.sub.has_other_business && early_problems.is_empty() {
+            // A break, an analysis for adjudication (10.5.2): the tournament's business.
+            return Decision::NoChange;
         }
         if self.day() > self.st.end || self.st.status == Status::Adjudication {
             self.tell_me(NoticeKind::NotInPlay {
@@ -207,11 +223,33 @@ impl Judge<'_> {
     /// 10.2.8: the sender's move is made; nothing in this letter can change it.
     fn out_of_turn(&mut self) -> Decision {
         let since = self.st.new_since(self.me.other());
+        self.out_of_turn_since(since)
+    }
+
+    fn out_of_turn_since(&mut self, since: usize) -> Decision {
         let moves = (since..self.st.moves.len())
+            .filter(|&p| self.st.moves[p].by == self.me)
             .map(|p| self.st.numbered(p))
             .collect();
         self.tell_me(NoticeKind::AlreadyMade { moves });
         Decision::NoChange
+    }
+
+    /// Whether the letter is one already played: the same reference, or own moves that are
+    /// the sender's last answer again while the partner's new moves are not repeated.
+    fn is_resend(&self, positions: &[Pos], since: usize) -> bool {
+        let letter = &self.env.letter;
+        if !letter.is_empty() && self.st.moves.iter().any(|m| &m.letter == letter) {
+            return true;
+        }
+        let Some(last) = self.st.answers.iter().rev().find(|a| a.by == self.me) else {
+            return false;
+        };
+        let own = &self.sub.moves;
+        let is_old = !own.is_empty()
+            && own.len() <= last.plies.len()
+            && self.matches_history(positions, last.plies.start, own);
+        is_old && self.repetition(positions, since).is_err()
     }
 
     fn play_turn(&mut self, mut problems: Vec<Problem>) -> Decision {
@@ -219,6 +257,25 @@ impl Judge<'_> {
         let positions = self.st.positions();
         let since = self.st.new_since(me);
         let now_ply = self.st.moves.len();
+
+        // 10.2.8: the same letter again (a duplicate, a resend) after the partner answered is
+        // not a new letter with a missing repetition: it changes nothing.
+        if self.is_resend(&positions, since) {
+            let last = self.st.answers.iter().rev().find(|a| a.by == me);
+            return self.out_of_turn_since(last.map_or(0, |a| a.plies.start));
+        }
+
+        // 10.3.5: a letter that comes after the limit ran out is not played; the game is
+        // suspended for the arbiter (10.3.6), whatever else the letter says.
+        let before = clockwork::ledger(&self.st, self.settings);
+        if before.is_overstepped(me, self.day()) {
+            let day = before
+                .overstep_day(me)
+                .map_or(self.day(), |d| d.min(self.day()));
+            let mut notices = due::suspend(&mut self.st, me, day, self.settings);
+            self.notices.append(&mut notices);
+            return Decision::Rejected(Reason::Overstep);
+        }
 
         // 10.2.9: the partner's new moves repeated.
         let (rep_start, own_from) = match self.repetition(&positions, since) {
@@ -231,9 +288,23 @@ impl Judge<'_> {
                     .collect::<Vec<_>>()
                     .join(" ");
                 problems.push(problem("10.2.9", kind, text));
+                // Every error of the letter is said at once (one penalty, 10.2.11).
+                let own_from = self.history_prefix(&positions, 0);
+                let mut pos = positions
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| self.st.position());
+                let written = &self.sub.moves[own_from..];
+                if let (_, Some(e), _) = self.plies(&mut pos, written, now_ply) {
+                    problems.push(ply_problem(e));
+                }
                 return self.stop("10.2.9", Reason::Repetition, problems, "moves not repeated");
             }
         };
+
+        // Moves already played, written again at the head of the moves line (`Мой ход: 1. c3-d4
+        // f6-g5` from black, the whole move pair) are the record, not new moves.
+        let own_from = self.history_prefix(&positions, own_from);
 
         // The sender's moves: accepted variant part, forced moves of the partner, own move.
         let written = &self.sub.moves[own_from..];
@@ -246,29 +317,7 @@ impl Judge<'_> {
             .unwrap_or_else(|| self.st.position());
         let (plies, err, ignored) = self.plies(&mut pos, written, now_ply);
         if let Some(e) = err {
-            let (kind, clause, text, reason, reason_ru) = match e {
-                PlyError::Impossible {
-                    written,
-                    reason,
-                    reason_ru,
-                } => (
-                    ProblemKind::ImpossibleMove,
-                    "10.2.10",
-                    written,
-                    reason,
-                    reason_ru,
-                ),
-                PlyError::NotPartners { written } => (
-                    ProblemKind::NotPartnersMove,
-                    "10.2.13",
-                    written,
-                    "not a move of the partner's variant, nor forced (10.2.13)".to_string(),
-                    "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
-                ),
-            };
-            let mut p = problem(clause, kind, format!("{text}: {reason}"));
-            p.text_ru = Some(format!("{text}: {reason_ru}"));
-            problems.push(p);
+            problems.push(ply_problem(e));
             return self.stop("10.2.10", Reason::Impossible, problems, "impossible move");
         }
         if plies.is_empty() || plies.last().is_some_and(|p| p.by != me) {
@@ -276,24 +325,17 @@ impl Judge<'_> {
             return self.no_move(problems);
         }
         if ignored > 0 {
+            // After a 10.2.10 substitution, or after the move that ended the game.
+            let is_substituted = plies.iter().any(|p| p.substituted_for.is_some());
+            let clause = if is_substituted { "10.2.10" } else { "" };
             problems.push(problem(
-                "10.2.10",
+                clause,
                 ProblemKind::MovesIgnored,
-                format!("{ignored} move(s) after it"),
+                format!("{ignored} move(s) written after it"),
             ));
         }
 
-        // The clock: this answer's days, and the limit (10.3.5).
         let received = self.st.received_by(me);
-        let before = clockwork::ledger(&self.st, self.settings);
-        if before.is_overstepped(me, self.day()) {
-            let day = before
-                .overstep_day(me)
-                .map_or(self.day(), |d| d.min(self.day()));
-            let mut notices = due::suspend(&mut self.st, me, day, self.settings);
-            self.notices.append(&mut notices);
-            return Decision::Rejected(Reason::Overstep);
-        }
 
         // 10.2.14: numbering (of the repetition and of the moves).
         problems.extend(self.numbering(rep_start, own_from, now_ply, &plies));
@@ -317,7 +359,7 @@ impl Judge<'_> {
         let mut end = self.st.moves.len();
         // The partner's variant goes on by itself (10.2.8): play its next moves now.
         let continued = self.continue_variant(&mut pos, now_ply, &plies);
-        for mv in &continued {
+        for (mv, is_forced) in &continued {
             let ply = self.st.moves.len();
             self.st.moves.push(PlayedMove {
                 ply,
@@ -327,7 +369,7 @@ impl Judge<'_> {
                 received,
                 answered: self.day(),
                 is_from_variant: true,
-                is_forced: false,
+                is_forced: *is_forced,
                 substituted_for: None,
             });
         }
@@ -432,6 +474,18 @@ impl Judge<'_> {
         Decision::Accepted
     }
 
+    /// Where the sender's moves start in the moves line, from `from` on: past any moves
+    /// already played written again at its head.
+    fn history_prefix(&self, positions: &[Pos], from: usize) -> usize {
+        let now_ply = self.st.moves.len();
+        let rest = &self.sub.moves[from.min(self.sub.moves.len())..];
+        let k = (1..=rest.len().min(now_ply))
+            .rev()
+            .find(|&k| self.matches_history(positions, now_ply - k, &rest[..k]))
+            .unwrap_or(0);
+        from + k
+    }
+
     /// Checks the repetition; gives where it starts in `repeated` (or in `moves` when the
     /// moves line carries it) and where the sender's own moves start in `moves`.
     fn repetition(&self, positions: &[Pos], since: usize) -> Result<(usize, usize), ProblemKind> {
@@ -500,7 +554,6 @@ impl Judge<'_> {
                 return (out, None, written.len() - i);
             }
             let k = now_ply + out.len();
-            let idx = out.len();
             let mover = pos.side_to_move();
             let is_forced = pos.is_forced();
             let resolved = pos.resolve(&w.text);
@@ -539,7 +592,6 @@ impl Judge<'_> {
                             });
                             return (out, None, written.len() - i - 1);
                         }
-                        let _ = idx;
                         return (
                             out,
                             Some(PlyError::Impossible {
@@ -581,7 +633,7 @@ impl Judge<'_> {
 
     /// After the sender's last move, the partner's variant may go on: while every variant
     /// still alive agrees on the partner's next move, it is played (10.2.8).
-    fn continue_variant(&self, pos: &mut Pos, now_ply: usize, plies: &[NewPly]) -> Vec<Mv> {
+    fn continue_variant(&self, pos: &mut Pos, now_ply: usize, plies: &[NewPly]) -> Vec<(Mv, bool)> {
         let me = self.me;
         let variant = self.st.variant;
         let mut history: Vec<String> = plies.iter().map(|p| p.mv.text(variant)).collect();
@@ -614,9 +666,10 @@ impl Judge<'_> {
             let Some(mv) = pos.find(&next) else {
                 return out;
             };
+            let is_forced = pos.is_forced();
             *pos = pos.play(&mv);
             history.push(next);
-            out.push(mv);
+            out.push((mv, is_forced));
         }
     }
 
@@ -701,8 +754,10 @@ impl Judge<'_> {
                 .collect::<Vec<_>>()
                 .join(", ");
             problems.push(problem("10.3.3", ProblemKind::DatesMissing, what));
-            if let Some(days) = check.penalty_due(self.settings, self.st.dates_warned[me]) {
-                let _ = days;
+            if check
+                .penalty_due(self.settings, self.st.dates_warned[me])
+                .is_some()
+            {
                 return (
                     actual,
                     self.penalise(me, "10.3.3", "dates or time missing again"),
@@ -892,6 +947,7 @@ pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<N
     st.draw_offer = None;
     st.proposals.clear();
     let record = st.record();
+    let semi_short = st.semi_short();
     let fen = st.fen();
     let times = clockwork::times(&clockwork::ledger(st, &ClockSettings::default()), result.on);
     for to in [
@@ -904,11 +960,39 @@ pub(crate) fn finish(st: &mut GameState, result: GameResult, notices: &mut Vec<N
             kind: NoticeKind::GameOver {
                 result: result.clone(),
                 record: record.clone(),
+                semi_short: semi_short.clone(),
                 fen: fen.clone(),
                 times,
             },
         });
     }
+}
+
+/// The problem a move error makes (10.2.10, 10.2.13), in English and Russian.
+fn ply_problem(e: PlyError) -> Problem {
+    let (kind, clause, text, reason, reason_ru) = match e {
+        PlyError::Impossible {
+            written,
+            reason,
+            reason_ru,
+        } => (
+            ProblemKind::ImpossibleMove,
+            "10.2.10",
+            written,
+            reason,
+            reason_ru,
+        ),
+        PlyError::NotPartners { written } => (
+            ProblemKind::NotPartnersMove,
+            "10.2.13",
+            written,
+            "not a move of the partner's variant, nor forced (10.2.13)".to_string(),
+            "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
+        ),
+    };
+    let mut p = problem(clause, kind, format!("{text}: {reason}"));
+    p.text_ru = Some(format!("{text}: {reason_ru}"));
+    p
 }
 
 fn written_number(w: &Written) -> String {

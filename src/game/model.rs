@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::board::{Mv, Pos, Side, Variant};
-use crate::clock::{Break, PerSide, ThreeDates, TimeUsed};
+use crate::clock::{Break, PerSide, Suspension, ThreeDates, TimeUsed};
 
 /// A player as the caller knows them: opaque to the judge, carried into notices.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -238,7 +238,8 @@ pub struct Forward {
     pub game: u32,
     /// Who sent the moves.
     pub from: Side,
-    /// The receiver's own moves they should repeat first (their last letter's effect).
+    /// The moves the letter played: any accepted variant part, the receiver's forced moves,
+    /// the sender's own move(s) and any continuation of the receiver's variant (10.2.3).
     pub moves: Vec<NumberedMove>,
     /// The variants the sender proposes.
     pub variants: Vec<VariantFacts>,
@@ -384,6 +385,8 @@ pub enum NoticeKind {
         result: GameResult,
         /// The whole record.
         record: Vec<NumberedMove>,
+        /// The record in semi-short notation (10.5.1; 8x8 only).
+        semi_short: Option<String>,
         /// The final position.
         fen: String,
         /// Both totals at the end.
@@ -506,7 +509,8 @@ pub struct GameState {
     pub cipher: String,
     /// The game number in the tournament.
     pub number: u32,
-    /// Which game.
+    /// Which game (stored by name).
+    #[serde(with = "super::board::variant_serde")]
     pub variant: Variant,
     /// The starting position when not the usual one (FEN); white moves first otherwise.
     pub initial: Option<String>,
@@ -528,6 +532,9 @@ pub struct GameState {
     pub penalties: Vec<Penalty>,
     /// Both players' breaks as recorded for this game (10.4).
     pub breaks: PerSide<Vec<Break>>,
+    /// Stops of play while the arbiter decided an overstep (10.3.6): no clock runs then.
+    #[serde(default)]
+    pub suspensions: Vec<Suspension>,
     /// Where the game stands.
     pub status: Status,
     /// The result, once finished.
@@ -541,6 +548,18 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The side of the player with this address (case-insensitive), if either.
+    pub fn side_of_email(&self, email: &str) -> Option<Side> {
+        let is = |p: &Player| p.email.trim().eq_ignore_ascii_case(email.trim());
+        if is(&self.players.white) {
+            Some(Side::White)
+        } else if is(&self.players.black) {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
     /// A new game at its start.
     pub fn new(
         cipher: impl Into<String>,
@@ -565,6 +584,7 @@ impl GameState {
             proposals: Vec::new(),
             penalties: Vec::new(),
             breaks: PerSide::default(),
+            suspensions: Vec::new(),
             status: Status::Playing,
             result: None,
             draw_offer: None,

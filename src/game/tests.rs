@@ -426,6 +426,9 @@ fn clause_10_2_11_six_penalty_days_once_per_letter_however_many_errors() {
     );
     assert_eq!(v.state.penalties.len(), 1);
     assert_eq!(v.state.penalties[0].days, 6);
+    // Both errors are said in the one reply.
+    let clauses: Vec<&str> = refused(&v).0.iter().map(|p| p.clause.as_str()).collect();
+    assert_eq!(clauses, ["10.2.9", "10.2.10"]);
 }
 
 #[test]
@@ -1054,6 +1057,13 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
             ..
         }
     )));
+    // 51 days on the overstep day (23.01), none while suspended, 10 given back.
+    assert_eq!(
+        r.state
+            .times(&ClockSettings::default(), d("30.01.2027"))
+            .white,
+        41
+    );
     // The move can now be sent again and is played.
     let v = send(
         &r.state,
@@ -1062,6 +1072,7 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
         &letter("1... f6-g5", "2. g3-f4"),
     );
     assert_eq!(v.decision, Decision::Accepted);
+    assert_eq!(times(&v).white, 41);
 }
 
 #[test]
@@ -1112,6 +1123,8 @@ fn time_chart_lists_both_players_answers_with_totals() {
 fn game_state_survives_a_json_round_trip() {
     let st = after_variant();
     let json = serde_json::to_string(&st).expect("serialise");
+    assert!(json.contains(r#""variant":"russian""#), "{json}");
+    assert!(json.contains(r#""status":"playing""#), "{json}");
     let back: GameState = serde_json::from_str(&json).expect("deserialise");
     assert_eq!(back, st);
 }
@@ -1182,7 +1195,7 @@ mod through_letters {
         let env = Envelope {
             sender,
             received: d(day),
-            letter: format!("<{day}@test>"),
+            letter: format!("<{day}-{sender:?}-{}@test>", st.moves.len()),
         };
         judge(st, &l, &env, &ClockSettings::default())
     }
@@ -1358,4 +1371,511 @@ mod robustness {
             }
         }
     }
+}
+
+mod random_games {
+    use super::*;
+    use crate::game::board::Pos;
+    use proptest::prelude::*;
+
+    fn after(st: &GameState, texts: &[String]) -> Pos {
+        let mut pos = st.position();
+        for t in texts {
+            let mv = pos.find(t).expect("a legal move of the test");
+            pos = pos.play(&mv);
+        }
+        pos
+    }
+
+    fn pick(pos: &Pos, k: usize, variant: Variant) -> Option<String> {
+        let legal = pos.legal_moves();
+        (!legal.is_empty()).then(|| legal[k % legal.len()].text(variant))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Random games where players accept and propose variants, forget the repetition
+        /// now and then and correct it, and write forced moves: every letter gets the
+        /// expected decision, and the state stays consistent (replays, clock sums, JSON).
+        #[test]
+        fn random_games_with_variants_and_mistakes_stay_consistent(
+            steps in proptest::collection::vec((0usize..64, 0usize..64, 0u8..10, 0u64..4), 1..40),
+        ) {
+            let s = ClockSettings::default();
+            let mut st = russian();
+            let mut day = d("01.12.2026");
+            for (i, (k1, k2, action, gap)) in steps.into_iter().enumerate() {
+                if st.result.is_some() {
+                    break;
+                }
+                day = day + chrono::Days::new(gap);
+                let me = st.side_to_move();
+                let rep: Vec<String> =
+                    st.new_moves_for(me).iter().map(|m| m.text.clone()).collect();
+                let now = st.moves.len();
+                let offered: Option<Vec<String>> = st
+                    .proposals
+                    .iter()
+                    .find(|p| p.by == me.other() && p.from_ply == now)
+                    .map(|p| p.moves.clone());
+                let mut own: Vec<String> = match (&offered, action < 5) {
+                    (Some(v), true) => v.clone(),
+                    _ => Vec::new(),
+                };
+                if own.len().is_multiple_of(2) {
+                    let pos = after(&st, &own);
+                    match pick(&pos, k1, st.variant) {
+                        Some(m) => own.push(m),
+                        None => break,
+                    }
+                }
+                let mut sub = letter(&rep.join(" "), &own.join(" "));
+                if action >= 7 {
+                    // A variant: the partner's reply and my answer to it.
+                    let mut line = own.clone();
+                    let mut v = Vec::new();
+                    for k in [k2, k1] {
+                        let pos = after(&st, &line);
+                        if let Some(m) = pick(&pos, k, st.variant) {
+                            line.push(m.clone());
+                            v.push(m);
+                        }
+                    }
+                    sub = with_variant(sub, "А", &v.join(" "));
+                }
+                let env = |n: usize| Envelope { sender: me, received: day, letter: format!("{i}.{n}") };
+                if action == 9 && !rep.is_empty() {
+                    let mut bad = sub.clone();
+                    bad.repeated.clear();
+                    bad.moves = written(&own.join(" "));
+                    let v = judge_submission(&st, &bad, &env(0), &s);
+                    // Unless the moves line itself begins with the repetition.
+                    // (A letter that happens to be the sender's last one again is a resend.)
+                    if v.decision != Decision::Accepted && v.decision != Decision::NoChange {
+                        prop_assert_eq!(&v.decision, &Decision::Rejected(Reason::Repetition));
+                        let is_stopped = matches!(v.state.status, Status::Stopped { .. });
+                        prop_assert!(is_stopped);
+                        st = v.state;
+                    }
+                }
+                let v = judge_submission(&st, &sub, &env(1), &s);
+                if v.decision == Decision::Rejected(Reason::Overstep) {
+                    break;
+                }
+                prop_assert_eq!(&v.decision, &Decision::Accepted, "{:?}", v.notices);
+                st = v.state;
+            }
+            prop_assert_eq!(st.positions().len(), st.moves.len() + 1);
+            let l = st.ledger(&s);
+            for side in [Side::White, Side::Black] {
+                prop_assert_eq!(l.counted_moves(side), st.counted_moves(side));
+            }
+            let chart = st.time_chart(&s, day);
+            let penalties = |side: Side| -> i64 {
+                st.penalties.iter().filter(|p| p.side == side).map(|p| i64::from(p.days)).sum()
+            };
+            let days = |w: bool| -> i64 {
+                chart
+                    .rows
+                    .iter()
+                    .filter_map(|r| if w { r.white.as_ref() } else { r.black.as_ref() })
+                    .map(|c| i64::from(c.days))
+                    .sum()
+            };
+            prop_assert_eq!(chart.totals.white, days(true) + penalties(Side::White));
+            prop_assert_eq!(chart.totals.black, days(false) + penalties(Side::Black));
+            let json = serde_json::to_string(&st).expect("serialise");
+            let back: GameState = serde_json::from_str(&json).expect("deserialise");
+            prop_assert_eq!(back, st);
+        }
+    }
+}
+
+#[test]
+fn clause_10_3_3_strict_mode_accepts_a_first_move_with_its_dates_and_time() {
+    let settings = ClockSettings {
+        is_strict: true,
+        ..ClockSettings::default()
+    };
+    let mut sub = letter("", "1. c3-d4");
+    sub.dates = vec![d("01.12.2026"), d("01.12.2026"), d("01.12.2026")];
+    sub.time = Some(TimeUsed { white: 0, black: 0 });
+    let v = send_with(&russian(), Side::White, "01.12.2026", &sub, &settings);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert!(!v.state.dates_warned.white, "{:#?}", v.notices);
+}
+
+#[test]
+fn clause_10_3_8_a_protest_goes_to_the_arbiter() {
+    let mut sub = letter("1... f6-g5", "2. g3-f4");
+    sub.protest = Some("партнёр неверно считает время".to_string());
+    let v = send(&opening(), Side::White, "04.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert!(v.notices.iter().any(|n| n.to == Recipient::Arbiter
+        && matches!(&n.kind, NoticeKind::Protest { by: Side::White, text } if text.contains("время"))));
+}
+
+/// Not a check: how many letters a second the judge takes in a long game (run with
+/// `cargo test --lib game::tests::judge_speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn judge_speed() {
+    let s = ClockSettings::default();
+    let started = std::time::Instant::now();
+    let mut letters = 0u32;
+    for seed in 0..20usize {
+        let mut st = russian();
+        let mut day = d("01.12.2026");
+        for i in 0..120usize {
+            if st.result.is_some() {
+                break;
+            }
+            let pos = st.position();
+            let legal = pos.legal_moves();
+            let mv = legal[(i * 7 + seed) % legal.len()].text(st.variant);
+            let me = st.side_to_move();
+            let rep: Vec<String> = st
+                .new_moves_for(me)
+                .iter()
+                .map(|m| m.text.clone())
+                .collect();
+            let sub = letter(&rep.join(" "), &mv);
+            day = day + chrono::Days::new(1);
+            let env = Envelope {
+                sender: me,
+                received: day,
+                letter: String::new(),
+            };
+            let v = judge_submission(&st, &sub, &env, &s);
+            assert_eq!(v.decision, Decision::Accepted);
+            st = v.state;
+            letters += 1;
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{letters} letters in {secs:.3} s: {:.0} letters/s",
+        f64::from(letters) / secs
+    );
+}
+
+#[test]
+fn clause_10_2_8_the_same_letter_again_after_the_answer_changes_nothing() {
+    let first = letter("", "1. c3-d4");
+    let st = play(
+        russian(),
+        &[
+            (Side::White, "01.12.2026", first.clone()),
+            (Side::Black, "03.12.2026", letter("1. c3-d4", "1... f6-g5")),
+        ],
+    );
+    let v = send(&st, Side::White, "04.12.2026", &first);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert!(v.state.penalties.is_empty());
+    assert!(v.notices.iter().any(|n| matches!(&n.kind,
+        NoticeKind::AlreadyMade { moves } if moves.len() == 1 && moves[0].text == "c3-d4")));
+    // The same letter delivered twice (same reference) changes nothing either.
+    let env = Envelope {
+        sender: Side::Black,
+        received: d("03.12.2026"),
+        letter: st.moves[1].letter.clone(),
+    };
+    let v = judge_submission(
+        &st,
+        &letter("1. c3-d4", "1... f6-g5"),
+        &env,
+        &ClockSettings::default(),
+    );
+    assert_eq!(v.decision, Decision::NoChange);
+}
+
+#[test]
+fn clause_10_5_1_finished_game_gives_the_semi_short_record_and_pdn() {
+    let st = play(
+        opening(),
+        &[(Side::White, "04.12.2026", letter("1... f6-g5", "2. g3-f4"))],
+    );
+    assert_eq!(st.semi_short().as_deref(), Some("1.cd4 fg5 2.gf4"));
+    let resign = Submission {
+        is_resignation: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "05.12.2026", &resign);
+    assert!(v.notices.iter().any(|n| matches!(&n.kind,
+        NoticeKind::GameOver { semi_short: Some(r), .. } if r == "1.cd4 fg5 2.gf4")));
+    let pdn = v.state.to_pdn("zaochka");
+    assert!(pdn.contains("[Event \"ЗШ-2026-1\"]"), "{pdn}");
+    assert!(pdn.contains("[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("[GameType \"25\"]"), "{pdn}");
+}
+
+#[test]
+fn a_player_is_found_by_address_in_any_case() {
+    let st = russian();
+    assert_eq!(st.side_of_email("Black@Example.org"), Some(Side::Black));
+    assert_eq!(st.side_of_email("white@example.org "), Some(Side::White));
+    assert_eq!(st.side_of_email("nobody@example.org"), None);
+}
+
+#[test]
+fn clause_10_2_7_a_variant_written_from_the_senders_own_move_is_read_from_the_partners_reply() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let sub = with_variant(
+        letter("1. c3-d4", "1... f6-g5"),
+        "А",
+        "1... f6-g5 2. g3-f4 b6-a5",
+    );
+    let v = send(&st, Side::Black, "02.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert_eq!(v.state.proposals[0].moves, ["g3-f4", "b6-a5"]);
+    assert_eq!(v.state.proposals[0].from_ply, 2);
+}
+
+#[test]
+fn clause_10_3_6_a_suspended_game_takes_no_moves_but_a_resignation() {
+    let st = send(
+        &opening(),
+        Side::White,
+        "25.01.2027",
+        &letter("1... f6-g5", "2. g3-f4"),
+    )
+    .state;
+    let v = send(
+        &st,
+        Side::White,
+        "26.01.2027",
+        &letter("1... f6-g5", "2. g3-f4"),
+    );
+    assert_eq!(v.decision, Decision::Rejected(Reason::NotInPlay));
+    let resign = Submission {
+        is_resignation: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::White, "26.01.2027", &resign);
+    assert_eq!(v.state.result.map(|r| r.score), Some(Score::BlackWins));
+}
+
+/// A whole short game as the rules tell it: a variant accepted (10.2.13), a break across an
+/// answer (10.4.3), a forgotten repetition (10.2.9, 10.2.11), a draw offered and accepted;
+/// Table 2 at the end, checked by hand.
+#[test]
+fn a_short_game_with_a_variant_a_break_a_penalty_and_a_draw() {
+    let s = ClockSettings::default();
+    let st = play(
+        russian(),
+        &[
+            (Side::White, "01.12.2026", letter("", "1. c3-d4")),
+            (
+                Side::Black,
+                "05.12.2026",
+                with_variant(letter("1. c3-d4", "1... f6-g5"), "А", "2. g3-f4 b6-a5"),
+            ),
+            (
+                Side::White,
+                "06.12.2026",
+                letter("1... f6-g5", "2. g3-f4 b6-a5 3. b2-c3"),
+            ),
+        ],
+    );
+    let st = arbiter::record_break(
+        &st,
+        Side::Black,
+        Break::ordinary(d("10.12.2026"), d("19.12.2026"), d("07.12.2026")),
+    )
+    .state;
+    let stopped = send(&st, Side::Black, "21.12.2026", &letter("", "3... a7-b6"));
+    assert_eq!(stopped.decision, Decision::Rejected(Reason::Repetition));
+    let mut offer = letter("3... a7-b6", "4. c1-b2");
+    offer.draw = Some(DrawWord::Offer);
+    let st = play(
+        stopped.state,
+        &[
+            (
+                Side::Black,
+                "22.12.2026",
+                letter("2. g3-f4 b6-a5 3. b2-c3", "3... a7-b6"),
+            ),
+            (Side::White, "23.12.2026", offer),
+        ],
+    );
+    let accept = Submission {
+        draw: Some(DrawWord::Accept),
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "24.12.2026", &accept);
+    assert_eq!(
+        v.state.result.as_ref().map(|r| (r.score, r.how.clone())),
+        Some((Score::Draw, Ending::Agreement))
+    );
+    // White: 0 (start day) + 1 (05.12 → 06.12) + 1 (22.12 → 23.12) = 2.
+    // Black: 4 (01.12 → 05.12) + 6 (06.12 → 22.12 less the 10 break days) + 6 penalty
+    // + 1 (the draw accepted on 24.12, the offer received on 23.12) = 17; the clock stops
+    // with the result.
+    let chart = v.state.time_chart(&s, d("31.12.2026"));
+    assert_eq!((chart.totals.white, chart.totals.black), (2, 17));
+    // Black's variant move b6-a5 does not count for black (10.3.5).
+    assert_eq!(v.state.counted_moves(Side::Black), 2);
+    assert_eq!(v.state.counted_moves(Side::White), 4);
+}
+
+mod deadlines_agree_with_the_judge {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+        /// The overstep day the deadlines give is the first day a letter is too late: a
+        /// letter the day before is played, a letter on the day suspends the game; no
+        /// deadline falls before the move was received.
+        #[test]
+        fn overstep_day_is_the_first_day_a_letter_is_too_late(
+            gaps in proptest::collection::vec(0u64..6, 1..14),
+            pick in 0usize..16,
+            with_break in any::<bool>(),
+        ) {
+            let s = ClockSettings::default();
+            let mut st = russian();
+            if with_break {
+                st.breaks.black.push(Break::ordinary(d("20.12.2026"), d("10.01.2027"), d("01.12.2026")));
+            }
+            let mut day = d("01.12.2026");
+            for (i, gap) in gaps.iter().enumerate() {
+                day = day + chrono::Days::new(*gap);
+                let me = st.side_to_move();
+                let legal = st.position().legal_moves();
+                if legal.is_empty() { return Ok(()); }
+                let mv = legal[(i + pick) % legal.len()].text(st.variant);
+                let rep: Vec<String> = st.new_moves_for(me).iter().map(|m| m.text.clone()).collect();
+                let v = send(&st, me, &day.format("%d.%m.%Y").to_string(), &letter(&rep.join(" "), &mv));
+                prop_assert_eq!(&v.decision, &Decision::Accepted, "{:?}", v.notices);
+                st = v.state;
+            }
+            if st.result.is_some() { return Ok(()); }
+            let me = st.side_to_move();
+            let received = st.received_by(me);
+            for dl in due(&st, d("31.12.2027"), &s) {
+                prop_assert!(dl.day >= received, "{:?} before {}", dl.kind, received);
+            }
+            let Some(over) = st.ledger(&s).overstep_day(me) else { return Ok(()); };
+            let legal = st.position().legal_moves();
+            let mv = legal[pick % legal.len()].text(st.variant);
+            let rep: Vec<String> = st.new_moves_for(me).iter().map(|m| m.text.clone()).collect();
+            let sub = letter(&rep.join(" "), &mv);
+            let day_before = over.pred_opt().expect("a day before");
+            if day_before >= received {
+                let v = send(&st, me, &day_before.format("%d.%m.%Y").to_string(), &sub);
+                prop_assert_eq!(v.decision, Decision::Accepted);
+            }
+            let v = send(&st, me, &over.format("%d.%m.%Y").to_string(), &sub);
+            prop_assert_eq!(v.decision, Decision::Rejected(Reason::Overstep));
+            let fired = due(&st, over, &s);
+            prop_assert!(fired.iter().any(|x| x.kind == DeadlineKind::Overstep && x.day == over));
+        }
+    }
+}
+
+#[test]
+fn the_whole_move_pair_on_the_moves_line_is_read_as_the_record() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let v = send(
+        &st,
+        Side::Black,
+        "02.12.2026",
+        &letter("1. c3-d4", "1. c3-d4 f6-g5"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state), ["c3-d4", "f6-g5"]);
+    assert!(v.state.penalties.is_empty());
+}
+
+#[test]
+fn clause_10_5_2_an_analysis_after_the_end_of_play_is_not_refused() {
+    let mut st = opening();
+    st.end = d("03.12.2026");
+    let sub = Submission {
+        has_other_business: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::White, "05.12.2026", &sub);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert!(v.notices.is_empty());
+}
+
+#[test]
+fn clause_10_5_6_a_protest_after_the_result_still_goes_to_the_arbiter() {
+    let st =
+        arbiter::set_result(&opening(), Score::WhiteWins, "adjudicated", d("05.12.2026")).state;
+    let sub = Submission {
+        protest: Some("не согласен с присуждением".to_string()),
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "07.12.2026", &sub);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert_eq!(v.notices.len(), 1);
+    assert_eq!(v.notices[0].to, Recipient::Arbiter);
+}
+
+#[test]
+fn clause_10_2_7_each_variant_is_stored_and_the_partner_may_accept_any() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let sub = with_variant(
+        with_variant(letter("1. c3-d4", "1... f6-g5"), "А", "2. g3-f4 b6-a5"),
+        "Б",
+        "2. g3-h4 b6-a5",
+    );
+    let st = send(&st, Side::Black, "02.12.2026", &sub).state;
+    assert_eq!(st.proposals.len(), 2);
+    // White takes variant Б and answers with the compulsory capture.
+    let v = send(
+        &st,
+        Side::White,
+        "03.12.2026",
+        &letter("1... f6-g5", "2. g3-h4 b6-a5 3. h4:f6"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state)[2..], ["g3-h4", "b6-a5", "h4:f6"]);
+    assert!(v.state.moves[3].is_from_variant);
+}
+
+#[test]
+fn clause_10_4_2_a_break_announced_late_counts_from_the_announcement() {
+    // White received f6-g5 on 03.12; black's break 10.12–19.12 was announced on 15.12, so
+    // only 15.12–19.12 (5 days) stop the clocks: 03.12 → 23.12 is 20 days less 5 = 15.
+    let mut st = opening();
+    st.breaks.black.push(Break::ordinary(
+        d("10.12.2026"),
+        d("19.12.2026"),
+        d("15.12.2026"),
+    ));
+    let v = send(
+        &st,
+        Side::White,
+        "23.12.2026",
+        &letter("1... f6-g5", "2. g3-f4"),
+    );
+    assert_eq!(times(&v).white, 15);
+}
+
+#[test]
+fn clause_10_3_1_right_dates_and_time_need_no_correction() {
+    let mut sub = letter("1... f6-g5", "2. g3-f4");
+    sub.dates = vec![d("03.12.2026"), d("03.12.2026"), d("04.12.2026")];
+    sub.time = Some(TimeUsed { white: 1, black: 2 });
+    let v = send(&opening(), Side::White, "04.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    assert!(
+        v.notices.iter().all(|n| !matches!(&n.kind,
+        NoticeKind::Receipt { problems, .. } if !problems.is_empty())),
+        "{:#?}",
+        v.notices
+    );
 }

@@ -677,7 +677,7 @@ impl Office {
             let players = tx.players(t.id)?;
             let rr = crate::tournament::berger(players.len() as u32)
                 .map_err(|e| OfficeError::Refused(format!("tournament '{cipher}': {e}")))?;
-            let variant = game::Variant::from_str(&t.variant)
+            let variant = crate::rules::Variant::from_str(&t.variant)
                 .map_err(|e| OfficeError::Refused(format!("tournament '{cipher}': {e}")))?;
             let settings = self.settings(&t);
             let today = self.today(now, Some(&t));
@@ -735,7 +735,7 @@ impl Office {
                     to_name: p.name.clone(),
                     cipher: t.cipher.clone(),
                     tournament: t.name.clone(),
-                    variant: words::variant_name(self.lang(), variant.rules()),
+                    variant: words::variant_name(self.lang(), variant),
                     start: fmt_date(t.start),
                     end: fmt_date(t.end),
                     games,
@@ -974,14 +974,16 @@ impl Office {
                 NoticeKind::GameOver {
                     result,
                     record,
-                    fen: _,
-                    times: _,
+                    semi_short,
+                    ..
                 } => {
                     let ctx = out::Result {
                         game: header(&to_name),
                         result: score_text(&result.score),
                         reason: words::ending(lang, &result.how),
-                        record: record_text(state, record),
+                        record: semi_short
+                            .clone()
+                            .unwrap_or_else(|| record_text(state, record)),
                     };
                     self.queue(
                         tx,
@@ -1333,7 +1335,7 @@ pub fn score_text(score: &game::Score) -> String {
 /// The board picture of a game's current position.
 pub fn board_of(state: &GameState) -> Board {
     let fen = state.fen();
-    let variant = state.variant.rules();
+    let variant = state.variant;
     let pos = Position::from_fen(variant, &fen).unwrap_or_else(|_| Position::start(variant));
     let size = variant.board_size();
     let mut board = Board::empty(usize::from(size));

@@ -10,12 +10,13 @@ use crate::store::{LetterOut, NewTournament};
 const CIPHER: &str = "ЗШ-2026-1";
 
 fn config() -> Config {
-    let mut c = Config::default();
-    c.address = "zaochka@tournament.test".into();
-    c.arbiter = "arbiter@federation.test".into();
-    c.secretary = "secretary@federation.test".into();
-    c.federation = "Федерация заочных шашек".into();
-    c
+    Config {
+        address: "zaochka@tournament.test".into(),
+        arbiter: "arbiter@federation.test".into(),
+        secretary: "secretary@federation.test".into(),
+        federation: "Федерация заочных шашек".into(),
+        ..Config::default()
+    }
 }
 
 /// Noon in Moscow on a December 2026 day, or later months by day-of-year arithmetic.
@@ -477,11 +478,21 @@ fn clause_10_3_6_an_overstep_suspends_the_game_and_the_arbiter_gets_table_2() {
         "2026-12-01",
         "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
     );
+    // Black writes once (forgetting the repetition, so play stops) and then goes silent.
+    post.letter(
+        BOB,
+        "2026-12-03",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1... f6-g5",
+    );
     post.office
         .sweep(&mut post.store, at("2027-02-15"))
         .unwrap();
     let sent = post.take();
     let arb = one(&sent, "overstep_arbiter", "arbiter@federation.test");
+    assert_eq!(
+        arb.attachments, 2,
+        "the board picture and black's one letter (10.3.6)"
+    );
     assert!(arb.text.contains("Петров Пётр"), "{}", arb.text);
     assert!(arb.text.contains("(п. 10.3.5)"), "{}", arb.text);
     one(&sent, "overstep_player", BOB);

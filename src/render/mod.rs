@@ -5,6 +5,7 @@ pub mod arbiter;
 pub mod board;
 pub mod letters;
 pub mod mime;
+pub mod position;
 pub mod template;
 
 pub use board::{Board, Man};

@@ -128,6 +128,7 @@ pub struct Package {
     /// The game number.
     pub game: u32,
     /// Which game.
+    #[serde(serialize_with = "variant_name")]
     pub variant: Variant,
     /// White's name.
     pub white: String,
@@ -143,6 +144,10 @@ pub struct Package {
     pub analyses: PerSide<Option<Analysis>>,
     /// The result both players propose, where their evaluations agree (10.5.4).
     pub agreed: Option<Score>,
+}
+
+fn variant_name<S: serde::Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.name())
 }
 
 /// Who a notice goes to.

@@ -96,7 +96,7 @@ pub fn breaks_on(state: &GameState, day: NaiveDate) -> Vec<(Side, Break)> {
 /// The game as PDN 3.0: `Event` the cipher, `Round` the game number, the players, the
 /// result (`*` while unfinished). A stored move that does not replay ends the record there.
 pub fn pdn(state: &GameState, event: &str) -> String {
-    let variant = state.variant.rules();
+    let variant = state.variant;
     let start = state
         .initial
         .as_deref()

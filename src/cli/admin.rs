@@ -1,0 +1,416 @@
+//! The organiser's set-up commands: `init`, `tournament add`, `player add`.
+//!
+//! Every one is safe to repeat: the same command with the same data says "already" and
+//! succeeds; with different data it is refused, saying what differs.
+//!
+//! A tournament keeps its own copy of the config's `[rules]` section (as
+//! [`TournamentSettings`], JSON in the `settings` column), so that editing the config later
+//! does not change a tournament already under way.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+use super::{CliError, CliResult, Context, refused};
+use crate::clock::ClockSettings;
+use crate::config::RulesConfig;
+use crate::store::{self, NewTournament, Store, Tournament, TournamentStatus};
+use crate::tournament::{PointsSystem, StandingsSettings};
+
+/// A tournament's own settings, fixed when it is added: the clock's numbers and the points
+/// of the table. Stored as JSON in the tournament's `settings` column; keys left out take
+/// the rules' defaults (so `{}` is the rules as written).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TournamentSettings {
+    /// The clock: days per 10 moves, penalties, repeats, queries, warnings, strictness.
+    pub clock: ClockSettings,
+    /// Points per result and tie-breaks.
+    pub standings: StandingsSettings,
+}
+
+impl TournamentSettings {
+    /// The settings the config's `[rules]` section gives.
+    pub fn from_config(rules: &RulesConfig) -> Self {
+        TournamentSettings {
+            clock: ClockSettings {
+                days_per_period: rules.days_per_10_moves,
+                moves_per_period: 10,
+                penalty_days: rules.penalty_days,
+                repeat_after_days: rules.repeat_after_days,
+                first_move_query_after_days: rules.first_move_query_days,
+                warning_days_left: rules.warning_days,
+                is_strict: rules.strict_dates,
+                ..ClockSettings::default()
+            },
+            standings: StandingsSettings {
+                points: PointsSystem {
+                    win: rules.points_win,
+                    draw: rules.points_draw,
+                    loss: rules.points_loss,
+                },
+                ..StandingsSettings::default()
+            },
+        }
+    }
+
+    /// The settings stored with a tournament. A bare [`ClockSettings`] document (the clock's
+    /// keys at the top) is read too, with the default points.
+    ///
+    /// # Errors
+    /// The JSON error, when the stored document is neither.
+    pub fn of(t: &Tournament) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(&t.settings).or_else(|e| {
+            serde_json::from_str::<ClockSettings>(&t.settings)
+                .map(|clock| TournamentSettings {
+                    clock,
+                    ..TournamentSettings::default()
+                })
+                .map_err(|_| e)
+        })
+    }
+
+    /// As JSON, for the `settings` column.
+    pub fn to_json(&self) -> String {
+        // Plain structs of numbers, booleans and enums: serializing cannot fail.
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_owned())
+    }
+}
+
+/// `zaochka init`: creates the database, or brings it up to the current schema. Says which.
+///
+/// # Errors
+/// Broken when the file cannot be created, opened or migrated.
+pub fn init(ctx: &Context) -> CliResult {
+    let path = &ctx.config.database;
+    let before = schema_version_of(path)?;
+    let store = Store::open(path)?;
+    let after = store.schema_version()?;
+    let shown = path.display();
+    match before {
+        None => println!("created database {shown} (schema version {after})"),
+        Some(v) if v == after => {
+            println!("database {shown} is up to date (schema version {after})")
+        }
+        Some(v) => println!("migrated database {shown} from schema version {v} to {after}"),
+    }
+    Ok(())
+}
+
+/// The schema version of an existing database file, without changing it; `None` when there
+/// is no file yet.
+fn schema_version_of(path: &Path) -> Result<Option<i64>, CliError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|e| {
+                CliError::Broken(anyhow::anyhow!(
+                    "cannot open database '{}': {e}",
+                    path.display()
+                ))
+            })?;
+    let v: i64 = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(|e| {
+            CliError::Broken(anyhow::anyhow!(
+                "'{}' is not a zaochka database: {e}",
+                path.display()
+            ))
+        })?;
+    Ok(Some(v))
+}
+
+/// Opens the configured database, which must exist (`zaochka init` makes it).
+///
+/// # Errors
+/// Broken when there is no database or it cannot be opened.
+pub fn open_store(ctx: &Context) -> Result<Store, CliError> {
+    let path = &ctx.config.database;
+    if !path.exists() {
+        return Err(CliError::Broken(anyhow::anyhow!(
+            "no database '{}': run `zaochka init` first",
+            path.display()
+        )));
+    }
+    Ok(Store::open_existing(path)?)
+}
+
+/// The arguments of `tournament add`, as typed.
+#[derive(Debug, Clone, Copy)]
+pub struct TournamentArgs<'a> {
+    /// The cipher.
+    pub cipher: &'a str,
+    /// `russian`, `hundred` or `giveaway`.
+    pub game: &'a str,
+    /// `YYYY-MM-DD`.
+    pub start: &'a str,
+    /// `YYYY-MM-DD`.
+    pub end: &'a str,
+    /// An IANA zone name; default the config's.
+    pub tz: Option<&'a str>,
+    /// The name; default the cipher.
+    pub name: Option<&'a str>,
+}
+
+fn date(what: &str, text: &str) -> Result<NaiveDate, CliError> {
+    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
+        refused(format!(
+            "{what} date '{text}' is not a date written YYYY-MM-DD"
+        ))
+    })
+}
+
+/// A cipher as players write it: not empty, no line breaks or other control characters.
+fn cipher(text: &str) -> Result<&str, CliError> {
+    let c = text.trim();
+    if c.is_empty() {
+        return Err(refused("the tournament cipher is empty"));
+    }
+    if c.chars().any(char::is_control) {
+        return Err(refused(format!(
+            "the tournament cipher '{}' contains a control character",
+            c.escape_debug()
+        )));
+    }
+    Ok(c)
+}
+
+/// `zaochka tournament add CIPHER --game GAME --start DATE --end DATE [--tz ZONE] [--name TEXT]`.
+///
+/// # Errors
+/// Refused for an empty cipher, an unknown game or zone, bad dates, start after end, or a
+/// tournament with this cipher and other data; broken when the database fails.
+pub fn add_tournament(ctx: &Context, args: &TournamentArgs<'_>) -> CliResult {
+    let cipher = cipher(args.cipher)?;
+    let variant = crate::rules::Variant::from_str(args.game.trim()).map_err(refused)?;
+    let start = date("the start", args.start)?;
+    let end = date("the end-of-play", args.end)?;
+    if start > end {
+        return Err(refused(format!(
+            "the start date {start} is after the end-of-play date {end}"
+        )));
+    }
+    let tz = match args.tz {
+        Some(z) => Tz::from_str(z.trim()).map_err(|_| {
+            refused(format!(
+                "unknown time zone '{z}' (a name like Europe/Moscow)"
+            ))
+        })?,
+        None => ctx.config.time_zone,
+    };
+    let name = args.name.map(str::trim).unwrap_or(cipher);
+    if name.is_empty() {
+        return Err(refused("the tournament name is empty"));
+    }
+    let settings = TournamentSettings::from_config(&ctx.config.rules);
+    let settings_json = settings.to_json();
+    let new = NewTournament {
+        cipher,
+        variant: variant.name(),
+        name,
+        start,
+        end,
+        tz: tz.name(),
+        settings: &settings_json,
+    };
+    let mut store = open_store(ctx)?;
+    let added = store.with_transaction(|tx| -> Result<bool, CliError> {
+        if let Some(old) = tx.find_tournament(cipher)? {
+            let differences = differences(&old, &new, &settings);
+            if differences.is_empty() {
+                return Ok(false);
+            }
+            return Err(refused(format!(
+                "tournament '{cipher}' already exists with other data: {}",
+                differences.join("; ")
+            )));
+        }
+        tx.add_tournament(&new, ctx.now())?;
+        Ok(true)
+    })?;
+    if added {
+        println!(
+            "added tournament {cipher} ({}, {start} to {end}, {}): registration is open",
+            variant.name(),
+            tz.name()
+        );
+    } else {
+        println!("tournament {cipher} already exists with the same data");
+    }
+    Ok(())
+}
+
+/// What differs between a stored tournament and the one asked for, as `what: stored, not
+/// asked` items.
+fn differences(
+    old: &Tournament,
+    new: &NewTournament<'_>,
+    settings: &TournamentSettings,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut check = |what: &str, stored: String, asked: String| {
+        if stored != asked {
+            out.push(format!("{what} is {stored}, not {asked}"));
+        }
+    };
+    check("the game", old.variant.clone(), new.variant.to_owned());
+    check("the name", old.name.clone(), new.name.to_owned());
+    check("the start", old.start.to_string(), new.start.to_string());
+    check("the end", old.end.to_string(), new.end.to_string());
+    check("the time zone", old.tz.clone(), new.tz.to_owned());
+    match TournamentSettings::of(old) {
+        Ok(stored) if stored == *settings => {}
+        _ => out.push(
+            "the [rules] settings differ from the config's (the tournament keeps the ones it \
+             was added with)"
+                .to_owned(),
+        ),
+    }
+    out
+}
+
+/// Whether `text` looks like a bare address `local@domain`: one `@`, both sides non-empty,
+/// no blanks, brackets or separators (`name@localhost` is fine: the demo and tests use it).
+fn is_email(text: &str) -> bool {
+    match text.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !domain.is_empty()
+                && !domain.contains('@')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains("..")
+                && !text.contains(|c: char| {
+                    c.is_whitespace() || c.is_control() || "<>,;:\"()[]\\".contains(c)
+                })
+        }
+        None => false,
+    }
+}
+
+/// `zaochka player add CIPHER --name "Фамилия Имя" --email ADDRESS`.
+///
+/// # Errors
+/// Refused for an unknown tournament, one already started, an empty name, a bad address,
+/// or the address registered under another name; broken when the database fails.
+pub fn add_player(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliResult {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return Err(refused("the player's name is empty"));
+    }
+    let email = email.trim();
+    if !is_email(email) {
+        return Err(refused(format!(
+            "'{email}' is not an email address like name@example.org"
+        )));
+    }
+    let mut store = open_store(ctx)?;
+    let added = store.with_transaction(|tx| -> Result<bool, CliError> {
+        let t = tx
+            .find_tournament(cipher.trim())?
+            .ok_or_else(|| refused(format!("no tournament '{}'", cipher.trim())))?;
+        if let Some(p) = tx.find_player(t.id, email)? {
+            if p.name == name {
+                return Ok(false);
+            }
+            return Err(refused(format!(
+                "'{email}' is already registered in {} as '{}', not '{name}'",
+                t.cipher, p.name
+            )));
+        }
+        if t.status != TournamentStatus::Registration {
+            return Err(refused(format!(
+                "tournament {} has started ({}): players are registered before the start",
+                t.cipher, t.status
+            )));
+        }
+        tx.add_player(t.id, &name, email).map_err(|e| match e {
+            store::StoreError::PlayerExists { .. } => refused(e),
+            e => e.into(),
+        })?;
+        Ok(true)
+    })?;
+    if added {
+        println!("registered {name} <{email}> in {}", cipher.trim());
+    } else {
+        println!(
+            "{name} <{email}> is already registered in {}",
+            cipher.trim()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_need_a_local_part_and_a_domain() {
+        assert!(is_email("ivanov@example.org"));
+        assert!(is_email("a.b+c@mail.example.ru"));
+        assert!(is_email("white@localhost"));
+        for bad in [
+            "ivanov",
+            "@example.org",
+            "ivanov@",
+            "iv anov@example.org",
+            "<ivanov@example.org>",
+            "a@b@example.org",
+            "ivanov@example..org",
+        ] {
+            assert!(!is_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn settings_from_the_default_config_are_the_rules_defaults() {
+        let s = TournamentSettings::from_config(&RulesConfig::default());
+        assert_eq!(s, TournamentSettings::default());
+    }
+
+    #[test]
+    fn settings_round_trip_through_json_and_an_empty_document_is_the_default() {
+        let rules = RulesConfig {
+            points_win: 3,
+            penalty_days: 5,
+            ..RulesConfig::default()
+        };
+        let s = TournamentSettings::from_config(&rules);
+        let back: TournamentSettings = serde_json::from_str(&s.to_json()).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(back.standings.points.win, 3);
+        assert_eq!(back.clock.penalty_days, 5);
+        let empty: TournamentSettings = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, TournamentSettings::default());
+    }
+
+    #[test]
+    fn a_bare_clock_document_is_read_with_the_default_points() {
+        let t = Tournament {
+            id: store::TournamentId(1),
+            cipher: "T".into(),
+            variant: "russian".into(),
+            name: "T".into(),
+            start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+            end: NaiveDate::from_ymd_opt(2027, 12, 1).unwrap(),
+            tz: "Europe/Moscow".into(),
+            settings: r#"{"penalty_days": 4}"#.into(),
+            status: TournamentStatus::Registration,
+            created: chrono::Utc::now(),
+        };
+        let s = TournamentSettings::of(&t).unwrap();
+        assert_eq!(s.clock.penalty_days, 4);
+        assert_eq!(s.standings, StandingsSettings::default());
+        let bad = Tournament {
+            settings: r#"{"penalty_dayz": 4}"#.into(),
+            ..t
+        };
+        assert!(TournamentSettings::of(&bad).is_err());
+    }
+}

@@ -1,0 +1,752 @@
+//! The organiser's read-only commands: `game show`, `game timechart`, `table`, `export pdn`.
+//!
+//! Each reads one consistent snapshot of the store ([`Store::read`](crate::store::Store::read))
+//! and changes nothing. The day the clocks are read on is `ctx.now()` (so `--now`) as a
+//! calendar day in the tournament's time zone. Text is in the config's language (Russian by
+//! default); JSON keys are English.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+use serde_json::json;
+
+use super::admin::{TournamentSettings, open_store};
+use super::{CliError, CliResult, Context, refused};
+use crate::clock::{ChartLabels, Ledger};
+use crate::config::Language;
+use crate::game::{Ending, GameState, Score, Side, Status};
+use crate::render::Board;
+use crate::rules::{GameRecord, PdnGame, Position};
+use crate::store::{self, Tournament, Tx};
+use crate::tournament::{self, CrosstableLabels};
+
+/// One game as the commands show it.
+struct Loaded {
+    tournament: Tournament,
+    settings: TournamentSettings,
+    state: GameState,
+    /// The day the clocks are read on.
+    today: NaiveDate,
+}
+
+/// The tournament's zone (the config's when the stored one is unknown).
+fn zone(ctx: &Context, t: &Tournament) -> Tz {
+    Tz::from_str(&t.tz).unwrap_or(ctx.config.time_zone)
+}
+
+fn find_tournament(tx: &Tx<'_>, cipher: &str) -> Result<Tournament, CliError> {
+    tx.find_tournament(cipher.trim())?
+        .ok_or_else(|| refused(format!("no tournament '{}'", cipher.trim())))
+}
+
+fn settings_of(t: &Tournament) -> Result<TournamentSettings, CliError> {
+    TournamentSettings::of(t).map_err(|e| {
+        CliError::Broken(anyhow::anyhow!(
+            "the settings of tournament {} cannot be read: {e}",
+            t.cipher
+        ))
+    })
+}
+
+fn state_of(t: &Tournament, g: &store::Game) -> Result<GameState, CliError> {
+    g.state_as::<GameState>().map_err(|e| {
+        CliError::Broken(anyhow::Error::new(e).context(format!(
+            "the state of game {} of {} cannot be read",
+            g.number, t.cipher
+        )))
+    })
+}
+
+fn load(ctx: &Context, cipher: &str, number: u32) -> Result<Loaded, CliError> {
+    let store = open_store(ctx)?;
+    store.read(|tx| -> Result<Loaded, CliError> {
+        let t = find_tournament(tx, cipher)?;
+        let g = tx
+            .find_game(t.id, number)?
+            .ok_or_else(|| refused(format!("no game {number} in tournament {}", t.cipher)))?;
+        let state = state_of(&t, &g)?;
+        let settings = settings_of(&t)?;
+        let today = ctx.now().with_timezone(&zone(ctx, &t)).date_naive();
+        Ok(Loaded {
+            tournament: t,
+            settings,
+            state,
+            today,
+        })
+    })
+}
+
+/// The game's moves replayed by the rules engine, from its start position.
+///
+/// # Errors
+/// Broken when a stored move does not replay (a damaged state document).
+fn record_of(state: &GameState) -> Result<GameRecord, CliError> {
+    let variant = state.variant;
+    let start = match &state.initial {
+        Some(fen) => Position::from_fen(variant, fen).map_err(|e| {
+            CliError::Broken(anyhow::anyhow!(
+                "game {} of {}: bad initial position '{fen}': {e}",
+                state.number,
+                state.cipher
+            ))
+        })?,
+        None => Position::start(variant),
+    };
+    let numeric = variant.board_size() == 10;
+    let mut record = GameRecord::new(start);
+    for m in &state.moves {
+        let found = record.position().legal_moves().into_iter().find(|mv| {
+            let text = if numeric {
+                mv.to_numeric()
+            } else {
+                mv.to_string()
+            };
+            text == m.text
+        });
+        let Some(mv) = found else {
+            return Err(CliError::Broken(anyhow::anyhow!(
+                "game {} of {}: stored move {} '{}' does not replay",
+                state.number,
+                state.cipher,
+                m.ply + 1,
+                m.text
+            )));
+        };
+        record.push(mv).map_err(|e| {
+            CliError::Broken(anyhow::anyhow!(
+                "game {} of {}: move '{}': {e}",
+                state.number,
+                state.cipher,
+                m.text
+            ))
+        })?;
+    }
+    Ok(record)
+}
+
+/// The record as the rules write it: semi-short on 8x8 (10.5.1), numeric full notation on
+/// 10x10 (`1. 32-28 19-23 2. …`).
+fn record_text(state: &GameState, record: &GameRecord) -> String {
+    if let Ok(text) = record.to_semi_short() {
+        return text;
+    }
+    let mut out = String::new();
+    for (i, m) in state.record().iter().enumerate() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        match m.side {
+            Side::White => {
+                let _ = write!(out, "{}. {}", m.number, m.text);
+            }
+            Side::Black if i == 0 => {
+                let _ = write!(out, "{}... {}", m.number, m.text);
+            }
+            Side::Black => out.push_str(&m.text),
+        }
+    }
+    out
+}
+
+/// The status word of `game show --json` (issue 5): `playing`, `stopped`, `suspended`,
+/// `break`, `finished`, `adjudication`. A game in play whose clocks stand still today
+/// because a player is on a break (10.4.2) is `break`.
+fn status_word(state: &GameState, today: NaiveDate) -> &'static str {
+    match state.status {
+        Status::Playing if state.is_on_break(today) => "break",
+        Status::Playing => "playing",
+        Status::Stopped { .. } => "stopped",
+        Status::Suspended { .. } => "suspended",
+        Status::Adjudication => "adjudication",
+        Status::Finished => "finished",
+    }
+}
+
+/// A date as the letters write it: `20.12.2026` in Russian, ISO `2026-12-20` in English.
+fn date_text(d: NaiveDate, lang: Language) -> String {
+    match lang {
+        Language::Ru => d.format("%d.%m.%Y").to_string(),
+        Language::En => d.to_string(),
+    }
+}
+
+fn status_text(state: &GameState, today: NaiveDate, lang: Language) -> String {
+    let side = |s: Side| match (s, lang) {
+        (Side::White, Language::Ru) => "белых",
+        (Side::Black, Language::Ru) => "чёрных",
+        (Side::White, Language::En) => "White",
+        (Side::Black, Language::En) => "Black",
+    };
+    match (&state.status, lang) {
+        (Status::Playing, Language::Ru) if state.is_on_break(today) => {
+            "перерыв (п. 10.4), часы стоят".to_owned()
+        }
+        (Status::Playing, Language::En) if state.is_on_break(today) => {
+            "break (10.4), the clocks stand".to_owned()
+        }
+        (Status::Playing, Language::Ru) => "идёт игра".to_owned(),
+        (Status::Playing, Language::En) => "playing".to_owned(),
+        (
+            Status::Stopped {
+                side: s,
+                clause,
+                since,
+            },
+            Language::Ru,
+        ) => format!(
+            "игра остановлена с {} до исправленного письма {} (п. {clause})",
+            date_text(*since, lang),
+            side(*s)
+        ),
+        (
+            Status::Stopped {
+                side: s,
+                clause,
+                since,
+            },
+            Language::En,
+        ) => format!(
+            "stopped since {since} until {} sends a corrected letter ({clause})",
+            side(*s)
+        ),
+        (Status::Suspended { side: s, since }, Language::Ru) => format!(
+            "игра приостановлена с {}: просрочка времени {} у главного судьи (п. 10.3.6)",
+            date_text(*since, lang),
+            side(*s)
+        ),
+        (Status::Suspended { side: s, since }, Language::En) => format!(
+            "suspended since {since}: {}'s overstep is with the chief arbiter (10.3.6)",
+            side(*s)
+        ),
+        (Status::Adjudication, Language::Ru) => {
+            "контрольный срок истёк, партия на присуждении (п. 10.5)".to_owned()
+        }
+        (Status::Adjudication, Language::En) => {
+            "past the end-of-play date, for adjudication (10.5)".to_owned()
+        }
+        (Status::Finished, Language::Ru) => "партия окончена".to_owned(),
+        (Status::Finished, Language::En) => "finished".to_owned(),
+    }
+}
+
+fn ending_word(how: &Ending) -> &'static str {
+    match how {
+        Ending::Rule => "rule",
+        Ending::Resignation { .. } => "resignation",
+        Ending::Agreement => "agreement",
+        Ending::DrawRule { .. } => "draw_rule",
+        Ending::Arbiter { .. } => "arbiter",
+        Ending::Overstep { .. } => "overstep",
+    }
+}
+
+fn ending_text(how: &Ending, lang: Language) -> String {
+    let side = |s: &Side| match (s, lang) {
+        (Side::White, Language::Ru) => "белые",
+        (Side::Black, Language::Ru) => "чёрные",
+        (Side::White, Language::En) => "White",
+        (Side::Black, Language::En) => "Black",
+    };
+    match (how, lang) {
+        (Ending::Rule, Language::Ru) => "по правилам игры".to_owned(),
+        (Ending::Rule, Language::En) => "by the rules of play".to_owned(),
+        (Ending::Resignation { side: s }, Language::Ru) => format!("{} сдались", side(s)),
+        (Ending::Resignation { side: s }, Language::En) => format!("{} resigned", side(s)),
+        (Ending::Agreement, Language::Ru) => "ничья по соглашению".to_owned(),
+        (Ending::Agreement, Language::En) => "draw by agreement".to_owned(),
+        (Ending::DrawRule { rule_ru, .. }, Language::Ru) => rule_ru.clone(),
+        (Ending::DrawRule { rule, .. }, Language::En) => rule.clone(),
+        (Ending::Arbiter { note }, Language::Ru) => format!("решение главного судьи: {note}"),
+        (Ending::Arbiter { note }, Language::En) => format!("the chief arbiter's decision: {note}"),
+        (Ending::Overstep { side: s }, Language::Ru) => {
+            format!("{}: просрочка времени (п. 10.3.7)", side(s))
+        }
+        (Ending::Overstep { side: s }, Language::En) => {
+            format!("{}: overstepped the time limit (10.3.7)", side(s))
+        }
+    }
+}
+
+/// One side's clock as `game show` prints it.
+struct ClockView {
+    days: i64,
+    penalty_days: i64,
+    moves: u32,
+    limit: i64,
+}
+
+fn clock_view(ledger: &Ledger, state: &GameState, side: Side, today: NaiveDate) -> ClockView {
+    ClockView {
+        days: ledger.total(side, today),
+        penalty_days: ledger.penalty_days(side),
+        moves: state.counted_moves(side),
+        limit: ledger.limit(side),
+    }
+}
+
+fn variant_text(state: &GameState, lang: Language) -> &'static str {
+    use crate::game::Variant;
+    match (state.variant, lang) {
+        (Variant::Russian, Language::Ru) => "русские шашки",
+        (Variant::Hundred, Language::Ru) => "стоклеточные шашки",
+        (Variant::Giveaway, Language::Ru) => "обратные шашки (поддавки)",
+        (Variant::Russian, Language::En) => "Russian checkers",
+        (Variant::Hundred, Language::En) => "hundred-square checkers",
+        (Variant::Giveaway, Language::En) => "give-away",
+    }
+}
+
+/// `zaochka game show CIPHER NUMBER [--json]`: the header, status, result, diagram, record,
+/// both clocks and whose move, as of `ctx.now()`.
+///
+/// # Errors
+/// Refused for an unknown tournament or game; broken when the database or the stored game
+/// cannot be read.
+pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResult {
+    let l = load(ctx, cipher, number)?;
+    let st = &l.state;
+    let record = record_of(st)?;
+    let ledger = st.ledger(&l.settings.clock);
+    let clocks = [Side::White, Side::Black].map(|s| clock_view(&ledger, st, s, l.today));
+    let to_move = (!st.is_finished()).then(|| st.side_to_move());
+    let record_line = record_text(st, &record);
+    let fen = record.position().to_fen();
+    let mut out = String::new();
+    if as_json {
+        let side_json = |side: Side, c: &ClockView| {
+            let p = &st.players[side];
+            json!({
+                "name": p.name,
+                "email": p.email,
+                "days": c.days,
+                "penalty_days": c.penalty_days,
+                "moves": c.moves,
+                "limit": c.limit,
+            })
+        };
+        let value = json!({
+            "cipher": l.tournament.cipher,
+            "number": st.number,
+            "game": st.variant.name(),
+            "as_of": l.today.to_string(),
+            "start": st.start.to_string(),
+            "end": st.end.to_string(),
+            "white": side_json(Side::White, &clocks[0]),
+            "black": side_json(Side::Black, &clocks[1]),
+            "to_move": to_move,
+            "status": status_word(st, l.today),
+            "result": st.result.as_ref().map(|r| r.score.to_string()),
+            "ended_by": st.result.as_ref().map(|r| ending_word(&r.how)),
+            "ended_on": st.result.as_ref().map(|r| r.on.to_string()),
+            "fen": fen,
+            "record": record_line,
+            "moves": st.moves.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
+            "draw_offered_by": st.draw_offer,
+            "variants": st.proposals.iter().map(|p| json!({
+                "by": p.by,
+                "label": p.label,
+                "moves": p.moves,
+            })).collect::<Vec<_>>(),
+        });
+        // A `json!` value of strings and numbers: writing it cannot fail.
+        out = serde_json::to_string_pretty(&value).unwrap_or_default();
+        out.push('\n');
+    } else {
+        let lang = ctx.config.language;
+        let ru = lang == Language::Ru;
+        let name = |s: Side| {
+            let p = &st.players[s];
+            format!("{} <{}>", p.name, p.email)
+        };
+        let _ = if ru {
+            writeln!(
+                out,
+                "Турнир {}, партия № {} ({})",
+                l.tournament.cipher,
+                st.number,
+                variant_text(st, lang)
+            )
+        } else {
+            writeln!(
+                out,
+                "Tournament {}, game {} ({})",
+                l.tournament.cipher,
+                st.number,
+                variant_text(st, lang)
+            )
+        };
+        let (w, b, status, result, record_label, none, on) = if ru {
+            (
+                "Белые",
+                "Чёрные",
+                "Статус",
+                "Результат",
+                "Запись",
+                "нет",
+                "на",
+            )
+        } else {
+            (
+                "White", "Black", "Status", "Result", "Record", "none", "as of",
+            )
+        };
+        let _ = if ru {
+            writeln!(
+                out,
+                "Начало {}, контрольный срок {} (п. 10.3.2, 10.5)",
+                date_text(st.start, lang),
+                date_text(st.end, lang)
+            )
+        } else {
+            writeln!(
+                out,
+                "Start {}, end of play {} (10.3.2, 10.5)",
+                date_text(st.start, lang),
+                date_text(st.end, lang)
+            )
+        };
+        let _ = writeln!(out, "{w}: {}", name(Side::White));
+        let _ = writeln!(out, "{b}: {}", name(Side::Black));
+        let _ = writeln!(out, "{status}: {}", status_text(st, l.today, lang));
+        match &st.result {
+            Some(r) => {
+                let _ = writeln!(
+                    out,
+                    "{result}: {} ({}, {})",
+                    r.score,
+                    ending_text(&r.how, lang),
+                    date_text(r.on, lang)
+                );
+            }
+            None => {
+                let _ = writeln!(out, "{result}: {none}");
+            }
+        }
+        out.push('\n');
+        out.push_str(&Board::from(record.position()).to_text());
+        let _ = writeln!(out, "FEN: {fen}");
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "{record_label}: {}",
+            if record_line.is_empty() {
+                none
+            } else {
+                &record_line
+            }
+        );
+        out.push('\n');
+        let _ = if ru {
+            writeln!(out, "Время {on} {}:", date_text(l.today, lang))
+        } else {
+            writeln!(out, "Time {on} {}:", date_text(l.today, lang))
+        };
+        for (side, c) in [(Side::White, &clocks[0]), (Side::Black, &clocks[1])] {
+            let label = if side == Side::White { w } else { b };
+            let _ = if ru {
+                writeln!(
+                    out,
+                    "  {label}: {} дн. из {} (штрафных {}), ходов в зачёт {}",
+                    c.days, c.limit, c.penalty_days, c.moves
+                )
+            } else {
+                writeln!(
+                    out,
+                    "  {label}: {} days of {} ({} penalty), {} counted moves",
+                    c.days, c.limit, c.penalty_days, c.moves
+                )
+            };
+        }
+        if let Some(by) = st.draw_offer {
+            let _ = match (by, ru) {
+                (Side::White, true) => writeln!(out, "Белые предложили ничью"),
+                (Side::Black, true) => writeln!(out, "Чёрные предложили ничью"),
+                (Side::White, false) => writeln!(out, "White offers a draw"),
+                (Side::Black, false) => writeln!(out, "Black offers a draw"),
+            };
+        }
+        for p in &st.proposals {
+            let who = match (p.by, ru) {
+                (Side::White, true) => "белых",
+                (Side::Black, true) => "чёрных",
+                (Side::White, false) => "White's",
+                (Side::Black, false) => "Black's",
+            };
+            let label = p.label.as_deref().unwrap_or("—");
+            let _ = if ru {
+                writeln!(out, "Вариант {who} {label}: {}", p.moves.join(" "))
+            } else {
+                writeln!(out, "{who} variant {label}: {}", p.moves.join(" "))
+            };
+        }
+        match to_move {
+            Some(Side::White) if ru => out.push_str("Ход белых\n"),
+            Some(Side::Black) if ru => out.push_str("Ход чёрных\n"),
+            Some(Side::White) => out.push_str("White to move\n"),
+            Some(Side::Black) => out.push_str("Black to move\n"),
+            None => {}
+        }
+    }
+    print(&out)
+}
+
+fn print(text: &str) -> CliResult {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    lock.write_all(text.as_bytes())?;
+    lock.flush()?;
+    Ok(())
+}
+
+/// `zaochka game timechart CIPHER NUMBER`: Table 2 of 10.3.6 as of `ctx.now()`, in the
+/// config's language.
+///
+/// # Errors
+/// Refused for an unknown tournament or game; broken when the database or the stored game
+/// cannot be read.
+pub fn timechart(ctx: &Context, cipher: &str, number: u32) -> CliResult {
+    let l = load(ctx, cipher, number)?;
+    let st = &l.state;
+    let chart = st.time_chart(&l.settings.clock, l.today);
+    let (labels, header) = match ctx.config.language {
+        Language::Ru => (
+            ChartLabels::ru(),
+            format!(
+                "Турнир {}, партия № {}: {} (белые) — {} (чёрные)\n",
+                l.tournament.cipher, st.number, st.players.white.name, st.players.black.name
+            ),
+        ),
+        Language::En => (
+            ChartLabels::en(),
+            format!(
+                "Tournament {}, game {}: {} (White) v {} (Black)\n",
+                l.tournament.cipher, st.number, st.players.white.name, st.players.black.name
+            ),
+        ),
+    };
+    let mut out = header;
+    out.push_str(&chart.to_text(&labels));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    print(&out)
+}
+
+/// A finished game's score as the table counts it, and how it came.
+fn table_result(state: &GameState) -> (Option<tournament::Score>, tournament::Decision) {
+    let Some(r) = &state.result else {
+        return (None, tournament::Decision::Played);
+    };
+    let score = match r.score {
+        Score::WhiteWins => tournament::Score::WhiteWins,
+        Score::BlackWins => tournament::Score::BlackWins,
+        Score::Draw => tournament::Score::Draw,
+        Score::BothLose => tournament::Score::BothLose,
+    };
+    let decision = match (&r.how, r.score) {
+        (_, Score::BothLose) | (Ending::Overstep { .. }, _) => tournament::Decision::Defaulted,
+        (Ending::Arbiter { .. }, _) => tournament::Decision::Adjudicated,
+        _ => tournament::Decision::Played,
+    };
+    (Some(score), decision)
+}
+
+/// The players in start-number order. `tournament start` pairs by the Berger tables, so the
+/// games tell each player's start number: game `g` of the tables is played by start numbers
+/// (white, black). When every game agrees with one assignment that is it; otherwise (no
+/// games yet, or games paired some other way) the order of registration.
+fn by_start_number(players: &[store::Player], games: &[store::Game]) -> Vec<store::Player> {
+    let registered = players.to_vec();
+    let Ok(rr) = tournament::berger(players.len() as u32) else {
+        return registered;
+    };
+    if games.len() != rr.pairings.len() {
+        return registered;
+    }
+    let mut slot: Vec<Option<store::PlayerId>> = vec![None; players.len()];
+    for g in games {
+        let Some(p) = rr.pairings.iter().find(|p| p.game == g.number) else {
+            return registered;
+        };
+        for (number, id) in [(p.white, g.white), (p.black, g.black)] {
+            let Some(cell) = slot.get_mut(number as usize - 1) else {
+                return registered;
+            };
+            match cell {
+                Some(known) if *known != id => return registered,
+                _ => *cell = Some(id),
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(players.len());
+    for id in slot {
+        match id.and_then(|id| players.iter().find(|p| p.id == id)) {
+            Some(p) if !out.iter().any(|o: &store::Player| o.id == p.id) => out.push(p.clone()),
+            _ => return registered,
+        }
+    }
+    out
+}
+
+/// `zaochka table CIPHER [--json]`: the crosstable and standings from the games' results,
+/// with the points of the tournament's stored settings. Start numbers come from the Berger
+/// pairings of the games (or the order of registration before there are any).
+///
+/// # Errors
+/// Refused for an unknown tournament; broken when the database or a stored game cannot be
+/// read.
+pub fn table(ctx: &Context, cipher: &str, as_json: bool) -> CliResult {
+    let store = open_store(ctx)?;
+    let (t, players, results) = store.read(|tx| -> Result<_, CliError> {
+        let t = find_tournament(tx, cipher)?;
+        let games = tx.games(t.id)?;
+        let players = by_start_number(&tx.players(t.id)?, &games);
+        let number: HashMap<store::PlayerId, u32> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i as u32 + 1))
+            .collect();
+        let mut results = Vec::new();
+        for g in &games {
+            let (Some(&white), Some(&black)) = (number.get(&g.white), number.get(&g.black)) else {
+                continue;
+            };
+            let (score, decision) = table_result(&state_of(&t, g)?);
+            results.push(tournament::GameResult {
+                white,
+                black,
+                score,
+                decision,
+            });
+        }
+        Ok((t, players, results))
+    })?;
+    let settings = settings_of(&t)?;
+    let n = players.len() as u32;
+    let standings = tournament::standings(n, &results, &settings.standings);
+    let out = if as_json {
+        let value = json!({
+            "cipher": t.cipher,
+            "name": t.name,
+            "game": t.variant,
+            "status": t.status.as_str(),
+            "players": players.iter().enumerate().map(|(i, p)| json!({
+                "number": i + 1,
+                "name": p.name,
+                "email": p.email,
+            })).collect::<Vec<_>>(),
+            "games": results.len(),
+            "finished": results.iter().filter(|r| r.score.is_some()).count(),
+            "standings": standings,
+        });
+        let mut s = serde_json::to_string_pretty(&value)
+            .map_err(|e| CliError::Broken(anyhow::Error::new(e).context("write the table")))?;
+        s.push('\n');
+        s
+    } else {
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        let (labels, header) = match ctx.config.language {
+            Language::Ru => (
+                CrosstableLabels::ru(),
+                format!(
+                    "Турнир {} «{}»: сыграно {} из {} партий\n\n",
+                    t.cipher,
+                    t.name,
+                    results.iter().filter(|r| r.score.is_some()).count(),
+                    results.len()
+                ),
+            ),
+            Language::En => (
+                CrosstableLabels::en(),
+                format!(
+                    "Tournament {} \"{}\": {} of {} games finished\n\n",
+                    t.cipher,
+                    t.name,
+                    results.iter().filter(|r| r.score.is_some()).count(),
+                    results.len()
+                ),
+            ),
+        };
+        let mut s = header;
+        s.push_str(&standings.to_text(&names, &labels));
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s
+    };
+    print(&out)
+}
+
+/// The PDN result of a game: `1-0`, `0-1`, `1/2-1/2`, `0-0` (a "minus" for both, 10.5.8) or
+/// `*` while it is not over.
+fn pdn_result(state: &GameState) -> String {
+    match &state.result {
+        Some(r) => r.score.to_string(),
+        None => "*".to_owned(),
+    }
+}
+
+/// `zaochka export pdn CIPHER [NUMBER]`: PDN 3.0 of one game or of every game (by number),
+/// separated by blank lines, on stdout.
+///
+/// # Errors
+/// Refused for an unknown tournament or game; broken when the database or a stored game
+/// cannot be read.
+pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
+    let store = open_store(ctx)?;
+    let (t, player_count, states) = store.read(|tx| -> Result<_, CliError> {
+        let t = find_tournament(tx, cipher)?;
+        let player_count = tx.players(t.id)?.len();
+        let games = match number {
+            Some(n) => vec![
+                tx.find_game(t.id, n)?
+                    .ok_or_else(|| refused(format!("no game {n} in tournament {}", t.cipher)))?,
+            ],
+            None => tx.games(t.id)?,
+        };
+        let mut states = games
+            .iter()
+            .map(|g| state_of(&t, g))
+            .collect::<Result<Vec<_>, _>>()?;
+        states.sort_by_key(|s| s.number);
+        Ok((t, player_count, states))
+    })?;
+    // The round of each game number in the Berger tables the start paired by.
+    let rounds: HashMap<u32, u32> = tournament::berger(player_count as u32)
+        .map(|rr| rr.pairings.iter().map(|p| (p.game, p.round)).collect())
+        .unwrap_or_default();
+    let event = if t.name.trim().is_empty() {
+        t.cipher.clone()
+    } else {
+        t.name.clone()
+    };
+    let mut out = String::new();
+    for st in &states {
+        let record = record_of(st)?;
+        let round = rounds
+            .get(&st.number)
+            .map_or_else(|| "?".to_owned(), u32::to_string);
+        let game = PdnGame {
+            tags: vec![
+                ("Event".to_owned(), event.clone()),
+                ("Site".to_owned(), ctx.config.federation.clone()),
+                ("Date".to_owned(), t.start.format("%Y.%m.%d").to_string()),
+                ("Round".to_owned(), round),
+                ("White".to_owned(), st.players.white.name.clone()),
+                ("Black".to_owned(), st.players.black.name.clone()),
+                ("GameNumber".to_owned(), st.number.to_string()),
+            ],
+            record,
+            result: pdn_result(st),
+        };
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&game.to_pdn());
+    }
+    print(&out)
+}

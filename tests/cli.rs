@@ -1,0 +1,825 @@
+//! The organiser's commands, run as the real binary in a temporary folder (DESIGN.md "The
+//! command line": names, options and exit codes 0 done, 1 refused, 2 broken).
+//!
+//! Games are put in the database through the library (the judge plays real letters), since
+//! `tournament start` and the daemon are tested elsewhere.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use chrono::{NaiveDate, TimeZone, Utc};
+use zaochka::game::{
+    ClockSettings, Decision, Envelope, GameState, Player, Side, Status, Submission, Variant,
+    Written, judge_submission,
+};
+use zaochka::rules::PdnGame;
+use zaochka::store::{GameStatus, NewGame, Store, TournamentStatus};
+
+const CIPHER: &str = "ЗШ-2026-1";
+
+/// A federation in a temporary folder: its config file names a database there.
+struct Federation {
+    dir: tempfile::TempDir,
+}
+
+impl Federation {
+    fn new() -> Self {
+        Self::with_config("")
+    }
+
+    fn with_config(extra: &str) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let config = format!(
+            "federation = \"ФШР, заочные соревнования\"\ndatabase = \"{}\"\n{extra}",
+            dir.path().join("zaochka.sqlite").display()
+        );
+        std::fs::write(dir.path().join("zaochka.toml"), config).expect("write the config");
+        Federation { dir }
+    }
+
+    fn database(&self) -> PathBuf {
+        self.dir.path().join("zaochka.sqlite")
+    }
+
+    /// Runs `zaochka --config … ARGS` in the folder.
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_zaochka"))
+            .current_dir(self.dir.path())
+            .arg("--config")
+            .arg(self.dir.path().join("zaochka.toml"))
+            .args(args)
+            .output()
+            .expect("run zaochka")
+    }
+
+    /// Runs and expects exit code `code`; gives stdout and stderr.
+    fn expect(&self, code: i32, args: &[&str]) -> (String, String) {
+        let out = self.run(args);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "zaochka {args:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+        (stdout, stderr)
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        self.expect(0, args).0
+    }
+
+    fn refused(&self, args: &[&str]) -> String {
+        self.expect(1, args).1
+    }
+
+    /// init, a Russian tournament and three players.
+    fn with_tournament(self) -> Self {
+        self.ok(&["init"]);
+        self.ok(&[
+            "tournament",
+            "add",
+            CIPHER,
+            "--game",
+            "russian",
+            "--start",
+            "2026-12-01",
+            "--end",
+            "2027-12-01",
+            "--name",
+            "Кубок федерации",
+        ]);
+        for (name, email) in PLAYERS {
+            self.ok(&["player", "add", CIPHER, "--name", name, "--email", email]);
+        }
+        self
+    }
+}
+
+const PLAYERS: [(&str, &str); 3] = [
+    ("Иванов Иван", "ivanov@example.org"),
+    ("Петров Пётр", "petrov@example.org"),
+    ("Сидоров Сидор", "sidorov@example.org"),
+];
+
+fn day(text: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").expect("a test date")
+}
+
+fn written(number: u32, side: Side, text: &str) -> Written {
+    Written {
+        number: Some(number),
+        side: Some(side),
+        text: Ok(text.parse().expect("a move in full notation")),
+    }
+}
+
+/// One letter that the judge must accept.
+fn send(st: GameState, sender: Side, on: &str, sub: &Submission) -> GameState {
+    let env = Envelope {
+        sender,
+        received: day(on),
+        letter: format!("<{}-{on}@test>", st.moves.len()),
+    };
+    let v = judge_submission(&st, sub, &env, &ClockSettings::default());
+    assert_eq!(v.decision, Decision::Accepted, "{sub:?}: {:#?}", v.notices);
+    v.state
+}
+
+fn status_column(st: &GameState) -> GameStatus {
+    match st.status {
+        Status::Playing => GameStatus::Playing,
+        Status::Stopped { .. } => GameStatus::Stopped,
+        Status::Suspended { .. } => GameStatus::Suspended,
+        Status::Adjudication => GameStatus::Adjudication,
+        Status::Finished => GameStatus::Finished,
+    }
+}
+
+/// The start numbers drawn by lot in [`play_games`]: start number k is the player registered
+/// `DRAWN[k - 1]`-th (0-based), so not the order of registration.
+const DRAWN: [usize; 3] = [2, 0, 1];
+
+/// One letter, accepted or not; gives the state after.
+fn send_any(st: GameState, sender: Side, on: &str, sub: &Submission) -> GameState {
+    let env = Envelope {
+        sender,
+        received: day(on),
+        letter: format!("<{}-{on}@test>", st.moves.len()),
+    };
+    judge_submission(&st, sub, &env, &ClockSettings::default()).state
+}
+
+/// Starts the tournament by hand (Berger pairings, start numbers as [`DRAWN`]) and plays:
+/// game 1 three moves (1.c3-d4 f6-g5 2.b2-c3 with variant А 2... g5-h4 3.c3-b4, black to
+/// move), game 2 black resigns after
+/// 1.c3-d4, game 3 stopped: white's first letter has an impossible move (10.2.10).
+fn play_games(database: &Path) {
+    let mut store = Store::open_existing(database).expect("the database");
+    let now = Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap();
+    store
+        .with_transaction(|tx| -> Result<(), zaochka::store::StoreError> {
+            let t = tx.find_tournament(CIPHER)?.expect("the tournament");
+            let players = tx.players(t.id)?;
+            let rr = zaochka::tournament::berger(players.len() as u32).expect("pairings");
+            for p in &rr.pairings {
+                let (w, b) = (
+                    &players[DRAWN[p.white as usize - 1]],
+                    &players[DRAWN[p.black as usize - 1]],
+                );
+                let as_player = |p: &zaochka::store::Player| Player {
+                    id: p.id.0,
+                    name: p.name.clone(),
+                    email: p.email.clone(),
+                };
+                let mut st = GameState::new(
+                    CIPHER,
+                    p.game,
+                    Variant::Russian,
+                    as_player(w),
+                    as_player(b),
+                    t.start,
+                    t.end,
+                );
+                let first = Submission {
+                    moves: vec![written(1, Side::White, "c3-d4")],
+                    ..Submission::default()
+                };
+                match p.game {
+                    1 => {
+                        st = send(st, Side::White, "2026-12-05", &first);
+                        let reply = Submission {
+                            repeated: vec![written(1, Side::White, "c3-d4")],
+                            moves: vec![written(1, Side::Black, "f6-g5")],
+                            ..Submission::default()
+                        };
+                        st = send(st, Side::Black, "2026-12-09", &reply);
+                        let again = Submission {
+                            repeated: vec![written(1, Side::Black, "f6-g5")],
+                            moves: vec![written(2, Side::White, "b2-c3")],
+                            variants: vec![zaochka::game::WrittenVariant {
+                                label: Some("А".to_owned()),
+                                moves: vec![
+                                    written(2, Side::Black, "g5-h4"),
+                                    written(3, Side::White, "c3-b4"),
+                                ],
+                            }],
+                            ..Submission::default()
+                        };
+                        st = send(st, Side::White, "2026-12-12", &again);
+                    }
+                    2 => {
+                        st = send(st, Side::White, "2026-12-03", &first);
+                        let resign = Submission {
+                            repeated: vec![written(1, Side::White, "c3-d4")],
+                            is_resignation: true,
+                            ..Submission::default()
+                        };
+                        st = send(st, Side::Black, "2026-12-06", &resign);
+                        assert!(st.is_finished(), "black resigned: {:?}", st.status);
+                    }
+                    _ => {
+                        let wrong = Submission {
+                            moves: vec![written(1, Side::White, "c3-e5")],
+                            ..Submission::default()
+                        };
+                        st = send_any(st, Side::White, "2026-12-04", &wrong);
+                    }
+                }
+                let state = serde_json::to_string(&st).expect("state as JSON");
+                tx.add_game(
+                    &NewGame {
+                        tournament: t.id,
+                        number: p.game,
+                        white: w.id,
+                        black: b.id,
+                        status: status_column(&st),
+                        state: &state,
+                        next_due: None,
+                    },
+                    now,
+                )?;
+            }
+            tx.set_tournament_status(t.id, TournamentStatus::Playing)
+        })
+        .expect("start the tournament by hand");
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+// ---------------------------------------------------------------- init and set-up
+
+#[test]
+fn init_creates_the_database_and_a_second_init_changes_nothing() {
+    let f = Federation::new();
+    let first = f.ok(&["init"]);
+    assert!(first.contains("created"), "{first}");
+    assert!(f.database().exists());
+    let second = f.ok(&["init"]);
+    assert!(second.contains("up to date"), "{second}");
+}
+
+#[test]
+fn init_on_a_file_that_is_not_a_database_is_broken() {
+    let f = Federation::new();
+    std::fs::write(
+        f.database(),
+        "not a database, just some text that is long enough ....",
+    )
+    .unwrap();
+    let (_, err) = f.expect(2, &["init"]);
+    assert!(
+        err.contains("zaochka.sqlite"),
+        "the message names the file: {err}"
+    );
+}
+
+#[test]
+fn commands_before_init_are_broken_and_say_to_run_init() {
+    let f = Federation::new();
+    let (_, err) = f.expect(2, &["table", CIPHER]);
+    assert!(err.contains("zaochka init"), "{err}");
+    assert!(
+        !f.database().exists(),
+        "a read command must not create the database"
+    );
+}
+
+#[test]
+fn a_bad_command_line_is_refused_with_exit_1_and_help_succeeds() {
+    let f = Federation::new();
+    let err = f.refused(&["tournament", "add", CIPHER, "--game", "russian"]);
+    assert!(err.contains("--start"), "{err}");
+    let help = f.ok(&["--help"]);
+    for command in [
+        "init",
+        "tournament",
+        "player",
+        "run",
+        "game",
+        "table",
+        "export",
+        "demo",
+    ] {
+        assert!(help.contains(command), "{command} missing from:\n{help}");
+    }
+}
+
+#[test]
+fn the_same_tournament_added_twice_is_fine_and_other_data_is_refused() {
+    let f = Federation::new().with_tournament();
+    let again = f.ok(&[
+        "tournament",
+        "add",
+        CIPHER,
+        "--game",
+        "russian",
+        "--start",
+        "2026-12-01",
+        "--end",
+        "2027-12-01",
+        "--name",
+        "Кубок федерации",
+    ]);
+    assert!(again.contains("already exists"), "{again}");
+    let err = f.refused(&[
+        "tournament",
+        "add",
+        CIPHER,
+        "--game",
+        "hundred",
+        "--start",
+        "2026-12-01",
+        "--end",
+        "2027-12-01",
+        "--name",
+        "Кубок федерации",
+    ]);
+    assert!(err.contains("russian, not hundred"), "{err}");
+}
+
+#[test]
+fn tournament_add_refuses_bad_games_dates_and_zones_saying_why() {
+    let f = Federation::new();
+    f.ok(&["init"]);
+    let add = |extra: &[&str]| {
+        let mut args = vec!["tournament", "add"];
+        args.extend_from_slice(extra);
+        f.refused(&args)
+    };
+    let base = ["--start", "2026-12-01", "--end", "2027-12-01"];
+    let with = |first: &[&'static str], rest: &[&'static str]| {
+        let mut v: Vec<&str> = first.to_vec();
+        v.extend_from_slice(rest);
+        v
+    };
+    let err = add(&with(&["T", "--game", "chess"], &base));
+    assert!(err.contains("unknown game 'chess'"), "{err}");
+    let err = add(&with(&["  ", "--game", "russian"], &base));
+    assert!(err.contains("cipher is empty"), "{err}");
+    let err = add(&[
+        "T",
+        "--game",
+        "russian",
+        "--start",
+        "01.12.2026",
+        "--end",
+        "2027-12-01",
+    ]);
+    assert!(err.contains("YYYY-MM-DD"), "{err}");
+    let err = add(&[
+        "T",
+        "--game",
+        "russian",
+        "--start",
+        "2027-12-01",
+        "--end",
+        "2026-12-01",
+    ]);
+    assert!(err.contains("after the end-of-play date"), "{err}");
+    let err = add(&with(
+        &["T", "--game", "russian", "--tz", "Mars/Olympus"],
+        &base,
+    ));
+    assert!(err.contains("unknown time zone 'Mars/Olympus'"), "{err}");
+    let table = f.refused(&["table", "T"]);
+    assert!(
+        table.contains("no tournament 'T'"),
+        "nothing was added: {table}"
+    );
+}
+
+#[test]
+fn a_tournament_keeps_the_rules_settings_it_was_added_with() {
+    let f = Federation::with_config("[rules]\npoints_win = 3\n");
+    f.ok(&["init"]);
+    f.ok(&[
+        "tournament",
+        "add",
+        CIPHER,
+        "--game",
+        "russian",
+        "--start",
+        "2026-12-01",
+        "--end",
+        "2027-12-01",
+        "--tz",
+        "Asia/Vladivostok",
+    ]);
+    let store = Store::open_existing(f.database()).unwrap();
+    let t = store
+        .read(|tx| tx.find_tournament(CIPHER))
+        .unwrap()
+        .unwrap();
+    assert_eq!(t.tz, "Asia/Vladivostok");
+    assert_eq!(t.name, CIPHER, "the name defaults to the cipher");
+    let settings: serde_json::Value = serde_json::from_str(&t.settings).unwrap();
+    assert_eq!(settings["standings"]["points"]["win"], 3);
+    assert_eq!(settings["clock"]["days_per_period"], 50, "10.3.5");
+    assert_eq!(settings["clock"]["penalty_days"], 6, "10.2.11");
+}
+
+#[test]
+fn a_player_added_twice_is_fine_but_not_under_another_name() {
+    let f = Federation::new().with_tournament();
+    let again = f.ok(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        "Иванов  Иван",
+        "--email",
+        "IVANOV@example.org",
+    ]);
+    assert!(again.contains("already registered"), "{again}");
+    let err = f.refused(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        "Кузнецов Кузьма",
+        "--email",
+        "ivanov@example.org",
+    ]);
+    assert!(err.contains("already registered"), "{err}");
+    let store = Store::open_existing(f.database()).unwrap();
+    let players = store
+        .read(|tx| {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            tx.players(t.id)
+        })
+        .unwrap();
+    assert_eq!(players.len(), 3);
+}
+
+#[test]
+fn player_add_refuses_bad_addresses_unknown_and_started_tournaments() {
+    let f = Federation::new().with_tournament();
+    let err = f.refused(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        "Козлов Коля",
+        "--email",
+        "kozlov",
+    ]);
+    assert!(err.contains("'kozlov' is not an email address"), "{err}");
+    let err = f.refused(&[
+        "player",
+        "add",
+        "ЗШ-1999",
+        "--name",
+        "Козлов Коля",
+        "--email",
+        "k@example.org",
+    ]);
+    assert!(err.contains("no tournament 'ЗШ-1999'"), "{err}");
+    play_games(&f.database());
+    let err = f.refused(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        "Козлов Коля",
+        "--email",
+        "k@example.org",
+    ]);
+    assert!(err.contains("has started"), "{err}");
+}
+
+// ---------------------------------------------------------------- game show and timechart
+
+#[test]
+fn game_show_json_gives_players_clocks_status_fen_and_record() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let out = f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "1", "--json"]);
+    let v = json(&out);
+    assert_eq!(v["cipher"], CIPHER);
+    assert_eq!(v["number"], 1);
+    assert_eq!(v["game"], "russian");
+    assert_eq!(v["status"], "playing");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["result"], serde_json::Value::Null);
+    assert_eq!(
+        v["record"], "1.cd4 fg5 2.bc3",
+        "semi-short notation (10.5.1)"
+    );
+    // 10.3.1: white thought 12-02..12-05 (4 days) and 12-10..12-12 (3); black 12-06..12-09
+    // (4) and is thinking since 12-12: 8 running days on 12-20.
+    assert_eq!(v["white"]["days"], 7, "{out}");
+    assert_eq!(v["black"]["days"], 12, "{out}");
+    assert_eq!(v["white"]["moves"], 2);
+    assert_eq!(v["black"]["moves"], 1);
+    assert_eq!(v["white"]["penalty_days"], 0);
+    assert_eq!(v["white"]["limit"], 50, "10.3.5");
+    for side in ["white", "black"] {
+        assert!(v[side]["name"].is_string() && v[side]["email"].is_string());
+    }
+    let fen = v["fen"].as_str().unwrap();
+    assert!(fen.starts_with("B:"), "black to move: {fen}");
+    assert_eq!(v["variants"][0]["by"], "white", "10.2.7: {v}");
+    assert_eq!(v["variants"][0]["label"], "А");
+    assert_eq!(
+        v["variants"][0]["moves"],
+        serde_json::json!(["g5-h4", "c3-b4"])
+    );
+}
+
+#[test]
+fn game_show_text_has_the_diagram_record_clocks_and_whose_move() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let out = f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "1"]);
+    assert!(
+        out.contains(&format!("Турнир {CIPHER}, партия № 1")),
+        "{out}"
+    );
+    assert!(out.contains("Запись: 1.cd4 fg5 2.bc3"), "{out}");
+    assert!(
+        out.contains("Начало 01.12.2026, контрольный срок 01.12.2027"),
+        "{out}"
+    );
+    assert!(out.contains("Ход чёрных"), "{out}");
+    assert!(out.contains("Вариант белых А: g5-h4 c3-b4"), "{out}");
+    assert!(out.contains("7 дн. из 50"), "{out}");
+    assert!(out.contains("12 дн. из 50"), "{out}");
+    // The diagram: rank 4 has the white man on d4 and b2 is empty after 2.b2-c3.
+    assert!(out.contains(" 4 |   .   w   .   . |"), "{out}");
+    assert!(out.contains(" 2 |   .   w   w   w |"), "{out}");
+    assert!(out.contains("Время на 20.12.2026"), "{out}");
+}
+
+#[test]
+fn a_resigned_game_shows_its_result_and_no_side_to_move() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let v = json(&f.ok(&["game", "show", CIPHER, "2", "--json"]));
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["result"], "1-0");
+    assert_eq!(v["ended_by"], "resignation");
+    assert_eq!(v["to_move"], serde_json::Value::Null);
+}
+
+#[test]
+fn a_letter_with_an_impossible_move_shows_the_game_stopped_with_penalty_days() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let v = json(&f.ok(&["--now", "2026-12-10", "game", "show", CIPHER, "3", "--json"]));
+    assert_eq!(v["status"], "stopped", "10.2.10: {v}");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["white"]["penalty_days"], 6, "10.2.11");
+    // 9 thinking days since the start (12-02..12-10) and the 6 penalty days.
+    assert_eq!(v["white"]["days"], 15, "{v}");
+    assert_eq!(v["white"]["moves"], 0);
+    assert_eq!(v["record"], "");
+    let text = f.ok(&["--now", "2026-12-10", "game", "show", CIPHER, "3"]);
+    assert!(text.contains("игра остановлена с 04.12.2026"), "{text}");
+}
+
+#[test]
+fn a_game_whose_player_is_on_a_break_shows_break_and_the_clock_stands() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let mut store = Store::open_existing(f.database()).unwrap();
+    store
+        .with_transaction(|tx| -> Result<(), zaochka::store::StoreError> {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            let g = tx.find_game(t.id, 1)?.unwrap();
+            let mut st: GameState = g.state_as()?;
+            // Black announces a break 15..24 December on the 14th (10.4.1, 10.4.2).
+            st.breaks.black.push(zaochka::clock::Break::ordinary(
+                day("2026-12-15"),
+                day("2026-12-24"),
+                day("2026-12-14"),
+            ));
+            tx.update_game_with(g.id, GameStatus::Break, None, &st, None, Utc::now())
+        })
+        .unwrap();
+    let v = json(&f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(v["status"], "break", "{v}");
+    // Black has thought 12-13 and 12-14 since 12-12; the break days do not count (10.4.3).
+    assert_eq!(v["black"]["days"], 6, "{v}");
+    let after = json(&f.ok(&["--now", "2026-12-26", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(after["status"], "playing");
+    assert_eq!(after["black"]["days"], 8, "{after}");
+}
+
+#[test]
+fn a_hundred_square_game_shows_its_record_in_numeric_notation() {
+    let f = Federation::new();
+    f.ok(&["init"]);
+    f.ok(&[
+        "tournament",
+        "add",
+        "СТ-1",
+        "--game",
+        "hundred",
+        "--start",
+        "2026-12-01",
+        "--end",
+        "2027-12-01",
+    ]);
+    f.ok(&[
+        "player",
+        "add",
+        "СТ-1",
+        "--name",
+        "Белов Борис",
+        "--email",
+        "b@example.org",
+    ]);
+    f.ok(&[
+        "player",
+        "add",
+        "СТ-1",
+        "--name",
+        "Чернов Чеслав",
+        "--email",
+        "c@example.org",
+    ]);
+    let mut store = Store::open_existing(f.database()).unwrap();
+    store
+        .with_transaction(|tx| -> Result<(), zaochka::store::StoreError> {
+            let t = tx.find_tournament("СТ-1")?.unwrap();
+            let p = tx.players(t.id)?;
+            let as_player = |p: &zaochka::store::Player| Player {
+                id: p.id.0,
+                name: p.name.clone(),
+                email: p.email.clone(),
+            };
+            let mut st = GameState::new(
+                "СТ-1",
+                1,
+                Variant::Hundred,
+                as_player(&p[0]),
+                as_player(&p[1]),
+                t.start,
+                t.end,
+            );
+            let first = Submission {
+                moves: vec![written(1, Side::White, "32-28")],
+                ..Submission::default()
+            };
+            st = send(st, Side::White, "2026-12-03", &first);
+            let reply = Submission {
+                repeated: vec![written(1, Side::White, "32-28")],
+                moves: vec![written(1, Side::Black, "19-23")],
+                ..Submission::default()
+            };
+            st = send(st, Side::Black, "2026-12-05", &reply);
+            let state = serde_json::to_string(&st).unwrap();
+            tx.add_game(
+                &NewGame {
+                    tournament: t.id,
+                    number: 1,
+                    white: p[0].id,
+                    black: p[1].id,
+                    status: GameStatus::Playing,
+                    state: &state,
+                    next_due: None,
+                },
+                Utc::now(),
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    let v = json(&f.ok(&["game", "show", "СТ-1", "1", "--json"]));
+    assert_eq!(v["game"], "hundred");
+    assert_eq!(v["record"], "1. 32-28 19-23");
+    let text = f.ok(&["game", "show", "СТ-1", "1"]);
+    assert!(text.contains("10 |"), "a 10x10 diagram: {text}");
+    assert!(text.contains("a b c d e f g h i k"), "{text}");
+    let pdn = f.ok(&["export", "pdn", "СТ-1"]);
+    assert!(pdn.contains("[GameType \"20\"]"), "{pdn}");
+    assert!(pdn.contains("1. 32-28 19-23 *"), "{pdn}");
+}
+
+#[test]
+fn game_show_refuses_an_unknown_game() {
+    let f = Federation::new().with_tournament();
+    let err = f.refused(&["game", "show", CIPHER, "9"]);
+    assert!(err.contains("no game 9"), "{err}");
+}
+
+#[test]
+fn game_show_speaks_english_when_the_config_says_so() {
+    let f = Federation::with_config("language = \"en\"\n").with_tournament();
+    play_games(&f.database());
+    let out = f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "1"]);
+    assert!(out.contains("Black to move"), "{out}");
+    assert!(out.contains("7 days of 50"), "{out}");
+}
+
+#[test]
+fn the_timechart_is_table_2_of_10_3_6_in_russian() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let out = f.ok(&["--now", "2026-12-20", "game", "timechart", CIPHER, "1"]);
+    assert!(out.contains("таблица 2, п. 10.3.6"), "{out}");
+    assert!(
+        out.contains("Иванов Иван (белые) — Петров Пётр (чёрные)"),
+        "{out}"
+    );
+    // Black's pending answer runs: received 12.12, 8 days by 20.12 (10.3.1).
+    assert!(
+        out.contains("12.12.2026 —              8          12"),
+        "{out}"
+    );
+    assert!(out.contains("Белые 7/50, Чёрные 12/50"), "{out}");
+}
+
+// ---------------------------------------------------------------- table and export
+
+#[test]
+fn the_table_counts_the_resigned_game_with_the_tournament_points() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let v = json(&f.ok(&["table", CIPHER, "--json"]));
+    assert_eq!(v["games"], 3);
+    assert_eq!(v["finished"], 1);
+    let rows = v["standings"]["rows"].as_array().unwrap();
+    let total: u64 = rows.iter().map(|r| r["points"].as_u64().unwrap()).sum();
+    assert_eq!(total, 2, "one win at 2 points (the default)");
+    assert_eq!(rows[0]["points"], 2, "the winner leads: {v}");
+    // Start number 1 was drawn for the third registered player: the table reads the start
+    // numbers back from the Berger pairings of the games.
+    let names: Vec<&str> = (0..3)
+        .map(|i| v["players"][i]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Сидоров Сидор", "Иванов Иван", "Петров Пётр"]);
+    let text = f.ok(&["table", CIPHER]);
+    assert!(text.contains("сыграно 1 из 3"), "{text}");
+    assert!(text.contains("Место"), "{text}");
+}
+
+#[test]
+fn export_pdn_writes_every_game_with_the_tags_and_reads_back() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let all = f.ok(&["export", "pdn", CIPHER]);
+    assert_eq!(
+        all.matches("[Event \"Кубок федерации\"]").count(),
+        3,
+        "{all}"
+    );
+    assert!(
+        all.contains("[Site \"ФШР, заочные соревнования\"]"),
+        "{all}"
+    );
+    assert!(all.contains("[Date \"2026.12.01\"]"), "{all}");
+    assert!(all.contains("[GameType \"25\"]"), "{all}");
+    assert!(!all.contains("[Round \"?\"]"), "{all}");
+    let one = f.ok(&["export", "pdn", CIPHER, "1"]);
+    let game = PdnGame::from_pdn(&one).expect("our own PDN reads back");
+    assert_eq!(game.record.moves().len(), 3);
+    assert_eq!(game.result, "*");
+    let two = PdnGame::from_pdn(&f.ok(&["export", "pdn", CIPHER, "2"])).unwrap();
+    assert_eq!(two.result, "1-0");
+    let err = f.refused(&["export", "pdn", CIPHER, "7"]);
+    assert!(err.contains("no game 7"), "{err}");
+}
+
+#[test]
+fn commands_of_the_lead_are_wired_to_the_command_line() {
+    let f = Federation::new().with_tournament();
+    // Their outcome is the lead's; here only that they parse and reach a function (no
+    // usage error, which clap would print with "Usage:").
+    for args in [
+        &["tournament", "start", "ЗШ-1999"][..],
+        &["run", "--once"][..],
+    ] {
+        let out = f.run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("Usage:"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn games_made_by_the_offices_start_show_and_export() {
+    let f = Federation::new().with_tournament();
+    let config = zaochka::config::Config::load(&f.dir.path().join("zaochka.toml")).unwrap();
+    let mut store = Store::open_existing(f.database()).unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap();
+    let games = zaochka::office::Office::new(config)
+        .start_tournament(&mut store, CIPHER, now)
+        .expect("the start");
+    assert_eq!(games, 3, "three players: three games, one bye a round");
+    drop(store);
+    let v = json(&f.ok(&["--now", "2026-12-11", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(v["status"], "playing");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(
+        v["white"]["days"], 10,
+        "10.3.2: counted from the start: {v}"
+    );
+    assert_eq!(v["black"]["days"], 0);
+    let table = json(&f.ok(&["table", CIPHER, "--json"]));
+    assert_eq!(table["games"], 3);
+    assert_eq!(table["finished"], 0);
+    let pdn = f.ok(&["export", "pdn", CIPHER]);
+    assert_eq!(pdn.matches("[Result \"*\"]").count(), 3, "{pdn}");
+}
