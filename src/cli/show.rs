@@ -85,7 +85,7 @@ fn load(ctx: &Context, cipher: &str, number: u32) -> Result<Loaded, CliError> {
 /// # Errors
 /// Broken when a stored move does not replay (a damaged state document).
 fn record_of(state: &GameState) -> Result<GameRecord, CliError> {
-    let variant = state.variant.rules();
+    let variant = state.variant;
     let start = match &state.initial {
         Some(fen) => Position::from_fen(variant, fen).map_err(|e| {
             CliError::Broken(anyhow::anyhow!(
@@ -331,7 +331,7 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
         let value = json!({
             "cipher": l.tournament.cipher,
             "number": st.number,
-            "game": st.variant.rules().name(),
+            "game": st.variant.name(),
             "as_of": l.today.to_string(),
             "start": st.start.to_string(),
             "end": st.end.to_string(),
