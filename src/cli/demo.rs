@@ -227,10 +227,9 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
         );
     }
     println!(
-        "\nletters zaochka wrote are in {} (one .eml-like file each);\nthe database is {}; try `zaochka --config <(echo 'database = \"{}\"') game show {CIPHER} 1`.",
+        "\nThe letters zaochka wrote are in {}, one complete message each.\nLook at the games with: cd {} && zaochka game show {CIPHER} 1   (or: table {CIPHER}, export pdn {CIPHER})",
         outbox.display(),
-        config.database.display(),
-        config.database.display()
+        dir.display()
     );
     let _ = TimeDelta::days(0);
     Ok(())

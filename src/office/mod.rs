@@ -1334,22 +1334,10 @@ pub fn score_text(score: &game::Score) -> String {
 
 /// The board picture of a game's current position.
 pub fn board_of(state: &GameState) -> Board {
-    let fen = state.fen();
     let variant = state.variant;
-    let pos = Position::from_fen(variant, &fen).unwrap_or_else(|_| Position::start(variant));
-    let size = variant.board_size();
-    let mut board = Board::empty(usize::from(size));
-    for (sq, color, piece) in pos.pieces() {
-        board.put(
-            usize::from(size - sq.rank()),
-            usize::from(sq.file()),
-            crate::render::Man {
-                is_white: color == crate::rules::Color::White,
-                is_king: piece == crate::rules::Piece::King,
-            },
-        );
-    }
-    board
+    let pos =
+        Position::from_fen(variant, &state.fen()).unwrap_or_else(|_| Position::start(variant));
+    Board::from(&pos)
 }
 
 fn n_side(to: Recipient) -> Side {
