@@ -93,8 +93,8 @@ pub fn breaks_on(state: &GameState, day: NaiveDate) -> Vec<(Side, Break)> {
         .collect()
 }
 
-/// The game as PDN 3.0: `Event` the cipher, `Round` the game number, the players, the
-/// result (`*` while unfinished). A stored move that does not replay ends the record there.
+/// The game as PDN 3.0: `Event` as given, the players, the result (`*` while unfinished),
+/// and `GameNumber` (the game's number in the tournament, as `zaochka export pdn` writes it). A stored move that does not replay ends the record there.
 pub fn pdn(state: &GameState, event: &str) -> String {
     let variant = state.variant;
     let start = state
@@ -135,11 +135,11 @@ pub fn pdn(state: &GameState, event: &str) -> String {
     PdnGame {
         tags: vec![
             ("Event".into(), event.to_string()),
-            ("Site".into(), "email".into()),
+            ("Site".into(), "zaochka".into()),
             ("Date".into(), date),
-            ("Round".into(), state.number.to_string()),
             ("White".into(), state.players.white.name.clone()),
             ("Black".into(), state.players.black.name.clone()),
+            ("GameNumber".into(), state.number.to_string()),
         ],
         record,
         result: result.to_string(),
