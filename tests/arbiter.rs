@@ -663,3 +663,144 @@ fn a_penalty_is_cancelled_by_mail() {
     );
     assert!(answer.contains("нет такого штрафа"), "{answer}");
 }
+
+/// The real binary on the Maildir transport with `--now` (DESIGN.md "The command line"):
+/// the built-in defaults in a temporary folder.
+struct Mailroom {
+    dir: tempfile::TempDir,
+    seq: u32,
+}
+
+impl Mailroom {
+    fn new() -> Mailroom {
+        let m = Mailroom {
+            dir: tempfile::tempdir().unwrap(),
+            seq: 0,
+        };
+        m.ok(&["init"]);
+        m.ok(&[
+            "tournament",
+            "add",
+            CIPHER,
+            "--game",
+            "russian",
+            "--start",
+            "2026-01-10",
+            "--end",
+            "2026-06-30",
+        ]);
+        m.ok(&[
+            "player",
+            "add",
+            CIPHER,
+            "--name",
+            "Иванов Иван",
+            "--email",
+            WHITE,
+        ]);
+        m.ok(&[
+            "player",
+            "add",
+            CIPHER,
+            "--name",
+            "Петров Пётр",
+            "--email",
+            BLACK,
+        ]);
+        m.ok(&["--now", "2026-01-05", "tournament", "start", CIPHER]);
+        m
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_zaochka"))
+            .current_dir(self.dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Delivers a letter to the inbox and runs one pass at `now`.
+    fn deliver(&mut self, from: &str, headers: &str, body: &str, now: &str) {
+        self.seq += 1;
+        let new = self.dir.path().join("mail/inbox/new");
+        std::fs::create_dir_all(&new).unwrap();
+        let raw = format!(
+            "From: {from}\r\nTo: zaochka@localhost\r\nSubject: =?UTF-8?B?0J/QsNGA0YLQuNGP?=\r\nMessage-ID: <e2e{}@example.org>\r\n{headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}\r\n",
+            self.seq
+        );
+        std::fs::write(new.join(format!("1767000000.e2e{}.host", self.seq)), raw).unwrap();
+        self.ok(&["--now", now, "run", "--once"]);
+    }
+
+    /// The outbox file names (`msg-<template>.…`).
+    fn outbox(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.path().join("mail/outbox/new"))
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+#[test]
+fn on_maildir_a_strangers_command_is_refused_and_the_arbiters_reply_to_the_overstep_notice_decides()
+{
+    let mut m = Mailroom::new();
+    m.ok(&["--now", "2026-03-05", "run", "--once"]);
+    let notice = m
+        .outbox()
+        .into_iter()
+        .find(|n| n.starts_with("msg-overstep_arbiter"))
+        .expect("the overstep notice to the arbiter (10.3.6)");
+    let message_id = notice.trim_start_matches("msg-").to_string();
+    m.deliver(
+        "mallory@example.net",
+        &format!("In-Reply-To: <{message_id}>\r\n"),
+        "Просрочка подтверждена",
+        "2026-03-06",
+    );
+    assert!(
+        m.ok(&["game", "show", CIPHER, "1"])
+            .contains("приостановлена")
+    );
+    assert!(
+        !m.outbox()
+            .iter()
+            .any(|n| n.starts_with("msg-command_answer"))
+    );
+    // The arbiter answers the notice itself: threading names the game.
+    m.deliver(
+        ARBITER,
+        &format!("In-Reply-To: <{message_id}>\r\nReferences: <{message_id}>\r\n"),
+        "Просрочка подтверждена.\r\n\r\n> Просрочки нет?",
+        "2026-03-06",
+    );
+    let shown = m.ok(&["game", "show", CIPHER, "1", "--json"]);
+    assert!(shown.contains("\"0-1\""), "{shown}");
+    assert!(
+        m.outbox()
+            .iter()
+            .any(|n| n.starts_with("msg-command_answer"))
+    );
+    // A protest 20 days later is late (10.3.8).
+    m.deliver(
+        WHITE,
+        "",
+        &format!("Шифр: {CIPHER}, партия 1\nПротест: не согласен"),
+        "2026-03-30",
+    );
+    assert!(
+        !m.outbox()
+            .iter()
+            .any(|n| n.starts_with("msg-protest_papers"))
+    );
+}

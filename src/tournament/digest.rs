@@ -94,7 +94,8 @@ pub fn breaks_on(state: &GameState, day: NaiveDate) -> Vec<(Side, Break)> {
 }
 
 /// The game as PDN 3.0: `Event` as given, the players, the result (`*` while unfinished),
-/// and `GameNumber` (the game's number in the tournament, as `zaochka export pdn` writes it). A stored move that does not replay ends the record there.
+/// and `GameNumber` (the game's number in the tournament, as `zaochka export pdn` writes
+/// it). A stored move that does not replay ends the record there.
 pub fn pdn(state: &GameState, event: &str) -> String {
     let variant = state.variant;
     let start = state
