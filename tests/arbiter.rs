@@ -804,3 +804,36 @@ fn on_maildir_a_strangers_command_is_refused_and_the_arbiters_reply_to_the_overs
             .any(|n| n.starts_with("msg-protest_papers"))
     );
 }
+
+#[test]
+fn the_sweep_sends_the_digest_once_a_monday_and_the_final_report_once_at_the_end() {
+    let mut w = World::new();
+    // 12.01.2026 is a Monday.
+    w.office.sweep(&mut w.store, at(2026, 1, 12)).unwrap();
+    let digests = |sent: &[(String, Vec<String>, String)]| {
+        sent.iter().filter(|(k, _, _)| k == "weekly_digest").count()
+    };
+    assert_eq!(digests(&w.sent()), 3);
+    w.office.sweep(&mut w.store, at(2026, 1, 12)).unwrap();
+    w.office.sweep(&mut w.store, at(2026, 1, 13)).unwrap();
+    assert_eq!(digests(&w.sent()), 0, "once a week, on Mondays");
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nРезультат: 1-0\n"),
+        at(2026, 1, 14),
+    );
+    w.sent();
+    w.office.sweep(&mut w.store, at(2026, 1, 15)).unwrap();
+    w.office.sweep(&mut w.store, at(2026, 1, 19)).unwrap();
+    let sent = w.sent();
+    let reports: Vec<_> = sent
+        .iter()
+        .filter(|(k, _, _)| k == "final_report")
+        .collect();
+    assert_eq!(
+        reports.len(),
+        2,
+        "to the arbiter and the secretary, once: {sent:?}"
+    );
+    assert_eq!(digests(&sent), 0, "no digest once the tournament is over");
+}

@@ -1464,3 +1464,44 @@ pub fn final_report(
     }
     Ok(pdn)
 }
+
+/// The periodic letters of every tournament in play, each exactly once: the weekly digest
+/// on Mondays (10.1.8), and the final report once every game is over (10.1.7). Returns how
+/// many went.
+///
+/// # Errors
+/// [`OfficeError`] from the store or the renderer.
+pub fn sweep_reports(
+    office: &Office,
+    tx: &Tx<'_>,
+    now: DateTime<Utc>,
+) -> Result<usize, OfficeError> {
+    use chrono::Datelike;
+    let mut sent = 0;
+    for t in tx.tournaments()? {
+        if t.status == TournamentStatus::Registration {
+            continue;
+        }
+        let games = tx.games(t.id)?;
+        // The ledger of fired notices is kept per game: the first game stands for the
+        // tournament.
+        let Some(first) = games.first() else {
+            continue;
+        };
+        let day = office.today(now, Some(&t));
+        let is_over = games.iter().all(|g| g.status == GameStatus::Finished);
+        if is_over {
+            if tx.fire_notice_once(first.id, "final_report", t.end, None, now)? {
+                final_report(office, tx, &t.cipher, now)?;
+                sent += 1;
+            }
+        } else if day.weekday() == chrono::Weekday::Mon && day >= t.start {
+            let week = day.iso_week();
+            let key = format!("weekly_digest:{}-W{:02}", week.year(), week.week());
+            if tx.fire_notice_once(first.id, &key, day, None, now)? {
+                sent += weekly(office, tx, &t.cipher, now)?;
+            }
+        }
+    }
+    Ok(sent)
+}
