@@ -1,6 +1,7 @@
 //! The integration tests: one binary (STYLE.md §3).
 
 mod cli;
+mod daemon;
 mod letters;
 mod mail;
 mod rules;
