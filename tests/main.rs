@@ -2,6 +2,7 @@
 
 mod arbiter;
 mod cli;
+mod daemon;
 mod letters;
 mod mail;
 mod rules;

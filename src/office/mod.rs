@@ -227,14 +227,34 @@ impl Office {
                 reason: "unknown sender".into(),
             });
         }
+        // Year-less dates take the letter's year: its Date header, else the postmark.
+        let postmark = received
+            .with_timezone(&self.config.time_zone)
+            .fixed_offset();
         let letter = letter::read(
             &p.text,
             &ReadContext {
                 from: Some(from.clone()),
                 subject: Some(p.subject.clone()),
-                date: p.date,
+                date: p.date.or(Some(postmark)),
             },
         );
+        if !letter.has_content() {
+            let problems: Vec<String> = letter
+                .problems
+                .iter()
+                .map(|pr| match pr.clause() {
+                    Some(c) => format!("{pr} ({c})"),
+                    None => pr.to_string(),
+                })
+                .collect();
+            let reason = words::nothing_read(self.lang(), &problems);
+            self.refuse(tx, &me[0], &from, &reason, id, &p, now)?;
+            return Ok(Outcome::SetAside {
+                game: None,
+                reason: "no move or other business found in the letter".into(),
+            });
+        }
         if let Some(b) = &letter.break_ {
             let day = self.today(received, None);
             let told = self.record_break(tx, &me, b, day, now)?;
