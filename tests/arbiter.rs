@@ -805,17 +805,24 @@ fn on_maildir_a_strangers_command_is_refused_and_the_arbiters_reply_to_the_overs
     );
 }
 
+fn reports(w: &mut World, now: DateTime<Utc>) {
+    let office = &w.office;
+    w.store
+        .with_transaction(|tx| zaochka::office::commands::sweep_reports(office, tx, now))
+        .unwrap();
+}
+
 #[test]
 fn the_sweep_sends_the_digest_once_a_monday_and_the_final_report_once_at_the_end() {
     let mut w = World::new();
     // 12.01.2026 is a Monday.
-    w.office.sweep(&mut w.store, at(2026, 1, 12)).unwrap();
+    reports(&mut w, at(2026, 1, 12));
     let digests = |sent: &[(String, Vec<String>, String)]| {
         sent.iter().filter(|(k, _, _)| k == "weekly_digest").count()
     };
     assert_eq!(digests(&w.sent()), 3);
-    w.office.sweep(&mut w.store, at(2026, 1, 12)).unwrap();
-    w.office.sweep(&mut w.store, at(2026, 1, 13)).unwrap();
+    reports(&mut w, at(2026, 1, 12));
+    reports(&mut w, at(2026, 1, 13));
     assert_eq!(digests(&w.sent()), 0, "once a week, on Mondays");
     w.send(
         ARBITER,
@@ -823,8 +830,8 @@ fn the_sweep_sends_the_digest_once_a_monday_and_the_final_report_once_at_the_end
         at(2026, 1, 14),
     );
     w.sent();
-    w.office.sweep(&mut w.store, at(2026, 1, 15)).unwrap();
-    w.office.sweep(&mut w.store, at(2026, 1, 19)).unwrap();
+    reports(&mut w, at(2026, 1, 15));
+    reports(&mut w, at(2026, 1, 19));
     let sent = w.sent();
     let reports: Vec<_> = sent
         .iter()
