@@ -632,6 +632,8 @@ impl Office {
         }
         // Adjudication packages whose analyses are due (10.5.5).
         fired += store.with_transaction(|tx| commands::sweep_adjudications(self, tx, now))?;
+        // The weekly digest (10.1.8) and the final report (10.1.7), each once.
+        fired += store.with_transaction(|tx| commands::sweep_reports(self, tx, now))?;
         Ok(fired)
     }
 
