@@ -1,5 +1,6 @@
 //! The integration tests: one binary (STYLE.md §3).
 
+mod e2e;
 mod letters;
 mod mail;
 mod rules;
