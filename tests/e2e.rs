@@ -542,3 +542,107 @@ async fn the_smtp_server_stopped_for_a_while_delays_letters_but_loses_none() {
         );
     }
 }
+
+/// The `ply`-th half-move in the letters' notation: `1. c3-d4`, `1... f6-g5`.
+fn numbered(ply: usize, text: &str) -> String {
+    if ply % 2 == 0 {
+        format!("{}. {text}", ply / 2 + 1)
+    } else {
+        format!("{}... {text}", ply / 2 + 1)
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn latency_from_a_letters_arrival_to_the_forwarded_moves_arrival_is_printed() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    let (bot, a, b) = ("box16@tests.test", "box17@tests.test", "box18@tests.test");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("zaochka.sqlite");
+    let mut store = Store::open(&db).unwrap();
+    let table = seed(&mut store, &Office::new(config(bot, &db)), a, b);
+    let game = table.game;
+    let mut d = daemon(&stack, bot, store, Clock::System);
+    pass_until(&mut d, "start lists sent", |s| {
+        s.read(|tx| tx.mail_summary()).unwrap().waiting == 0
+    })
+    .await;
+    // the daemon runs its own loop (IDLE, then a pass); the test reads the store file on a
+    // second connection, as `zaochka game show` would
+    let watcher = Store::open_existing(&db).unwrap();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let daemon_loop = d.run(false, async {
+        let _ = stop_rx.await;
+    });
+    let driver = async {
+        let mut position = zaochka::rules::Position::start(zaochka::rules::Variant::Russian);
+        let mut last: Option<String> = None;
+        let mut samples = Vec::new();
+        for ply in 0..5 {
+            let (from, to) = if ply % 2 == 0 {
+                (&table.white, &table.black)
+            } else {
+                (&table.black, &table.white)
+            };
+            let moves = position.legal_moves();
+            let mv = moves[0].clone();
+            let text = numbered(ply, &mv.to_text(false).to_string());
+            let mut body = format!("Шифр: {CIPHER}\r\nПартия 1\r\n");
+            if let Some(prev) = &last {
+                body.push_str(&format!("Ваш ход: {prev}\r\n"));
+            }
+            body.push_str(&format!("Мой ход: {text}\r\n"));
+            let id = unique_message_id("e2e-latency");
+            let raw = format!(
+                "{}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}",
+                headers(from, bot, &id, "ход", "")
+            );
+            send_as(&stack, from, bot, &id, raw.into_bytes()).await;
+            // the clock starts when the server accepted the letter (it is in the bot's
+            // mailbox 10-30 ms later)
+            let t0 = Instant::now();
+            let deadline = t0 + Duration::from_secs(15);
+            let fwd = loop {
+                let sent: Vec<LetterOut> = outgoing(&watcher, game, "forward")
+                    .into_iter()
+                    .filter(|f| f.sent_at.is_some())
+                    .collect();
+                if sent.len() > ply {
+                    break sent[ply].clone();
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "move {text} not forwarded in 15 s"
+                );
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            };
+            assert_eq!(&fwd.recipients, &vec![to.clone()]);
+            let query = format!("HEADER Message-ID \"{}\"", fwd.message_id);
+            while stack.search(to, "INBOX", &query).await.is_empty() {
+                assert!(Instant::now() < deadline, "forward of {text} not delivered");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            let took = t0.elapsed();
+            println!("latency sample {}: {text}: {took:?}", ply + 1);
+            samples.push(took);
+            position = position.play(&mv);
+            last = Some(text);
+        }
+        let _ = stop_tx.send(());
+        samples
+    };
+    let (ran, mut samples) = tokio::join!(daemon_loop, driver);
+    ran.expect("the daemon loop");
+    samples.sort();
+    let median = samples[samples.len() / 2];
+    println!(
+        "RESULT: latency from a letter's acceptance by the SMTP server to the forwarded move in \
+         the partner's IMAP INBOX: median {median:?} of {} (min {:?}, max {:?})",
+        samples.len(),
+        samples[0],
+        samples[samples.len() - 1]
+    );
+    assert!(median < Duration::from_secs(10), "median {median:?}");
+}
