@@ -49,6 +49,12 @@ struct Table {
 /// A two-player russian tournament that started yesterday, in the store, started now (the
 /// start lists are queued).
 fn seed(store: &mut Store, office: &Office, a: &str, b: &str) -> Table {
+    seed_many(store, office, &[a, b]).remove(0)
+}
+
+/// A round-robin russian tournament of these players that started yesterday, started now:
+/// its games, all playing at once.
+fn seed_many(store: &mut Store, office: &Office, players: &[&str]) -> Vec<Table> {
     let today = Utc::now().date_naive();
     store
         .with_transaction(|tx| {
@@ -64,8 +70,9 @@ fn seed(store: &mut Store, office: &Office, a: &str, b: &str) -> Table {
                 },
                 Utc::now(),
             )?;
-            tx.add_player(t, "Иванов Иван", a)?;
-            tx.add_player(t, "Петров Пётр", b)?;
+            for (i, email) in players.iter().enumerate() {
+                tx.add_player(t, &format!("Игрок{i} Тестовый"), email)?;
+            }
             Ok::<_, StoreError>(())
         })
         .expect("seed the tournament");
@@ -76,14 +83,17 @@ fn seed(store: &mut Store, office: &Office, a: &str, b: &str) -> Table {
     store
         .read(|tx| {
             let t = tx.find_tournament(CIPHER)?.expect("the tournament exists");
-            let g = tx.games(t.id)?.into_iter().next().expect("one game");
-            Ok::<_, StoreError>(Table {
-                game: g.id,
-                white: tx.player(g.white)?.email,
-                black: tx.player(g.black)?.email,
-            })
+            let mut tables = Vec::new();
+            for g in tx.games(t.id)? {
+                tables.push(Table {
+                    game: g.id,
+                    white: tx.player(g.white)?.email,
+                    black: tx.player(g.black)?.email,
+                });
+            }
+            Ok::<_, StoreError>(tables)
         })
-        .expect("read the game")
+        .expect("read the games")
 }
 
 type MailDaemon = Daemon<ImapInbox, SmtpOutbox>;
@@ -645,4 +655,216 @@ async fn latency_from_a_letters_arrival_to_the_forwarded_moves_arrival_is_printe
         samples[samples.len() - 1]
     );
     assert!(median < Duration::from_secs(10), "median {median:?}");
+}
+
+/// The real binary, `zaochka --config FILE run`, as a service manager would start it.
+fn spawn_daemon(config: &Path, password: &str, log: &Path) -> std::process::Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .expect("the daemon's log file");
+    std::process::Command::new(env!("CARGO_BIN_EXE_zaochka"))
+        .arg("--config")
+        .arg(config)
+        .arg("run")
+        .env("ZAOCHKA_E2E_PASSWORD", password)
+        .env("RUST_LOG", "info")
+        .stdout(log.try_clone().expect("a second handle"))
+        .stderr(log)
+        .spawn()
+        .expect("start zaochka run")
+}
+
+/// Waits (30 s at most) until `done` holds of the store file, read on its own connection.
+async fn store_until(db: &Path, what: &str, done: impl Fn(&Store) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(store) = Store::open_existing(db)
+            && done(&store)
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: not within 30 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The forwards of these games, sent or not.
+fn all_forwards(store: &Store, tables: &[Table]) -> Vec<LetterOut> {
+    tables
+        .iter()
+        .flat_map(|t| outgoing(store, t.game, "forward"))
+        .collect()
+}
+
+/// A plain UTF-8 letter of a player about a game.
+fn move_letter(from: &str, to: &str, id: &str, number: u32, lines: &[String]) -> Vec<u8> {
+    let mut raw = format!(
+        "{}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+         Шифр: {CIPHER}\r\nПартия {number}\r\n",
+        headers(from, to, id, "ход", "")
+    );
+    for l in lines {
+        raw.push_str(l);
+        raw.push_str("\r\n");
+    }
+    raw.into_bytes()
+}
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn a_daemon_killed_in_the_middle_loses_and_duplicates_nothing() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    let bot = "box19@tests.test";
+    let players = [
+        "box20@tests.test",
+        "box21@tests.test",
+        "box22@tests.test",
+        "box23@tests.test",
+        "box24@tests.test",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("zaochka.sqlite");
+    let tables = {
+        let mut store = Store::open(&db).unwrap();
+        seed_many(&mut store, &Office::new(config(bot, &db)), &players)
+    };
+    assert_eq!(tables.len(), 10, "5 players, 10 games");
+    let numbers: Vec<u32> = {
+        let store = Store::open_existing(&db).unwrap();
+        store
+            .read(|tx| {
+                tables
+                    .iter()
+                    .map(|t| tx.game(t.game).map(|g| g.number))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .unwrap()
+    };
+    let cfg = dir.path().join("zaochka.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "database = \"{db}\"\ntransport = \"imap\"\n\
+             [mailbox]\naddress = \"{bot}\"\n\
+             [officials]\narbiter = \"arbiter@federation.test\"\n\
+             secretary = \"secretary@federation.test\"\n\
+             [imap]\nhost = \"{host}\"\nport = {imap}\ntls = \"none\"\nuser = \"{bot}\"\n\
+             password_env = \"ZAOCHKA_E2E_PASSWORD\"\nidle_seconds = 60\npoll_seconds = 1\n\
+             timeout_seconds = 10\n\
+             [smtp]\nhost = \"{host}\"\nport = {smtp}\ntls = \"none\"\nuser = \"{bot}\"\n\
+             password_env = \"ZAOCHKA_E2E_PASSWORD\"\ntimeout_seconds = 10\n",
+            db = db.display(),
+            host = stack.host,
+            imap = stack.imap,
+            smtp = stack.submission,
+        ),
+    )
+    .unwrap();
+    let password = stack.password(bot).expose().to_owned();
+    let log = dir.path().join("daemon.log");
+    let show_log = || std::fs::read_to_string(&log).unwrap_or_default();
+
+    // two waves: every white moves in all ten games, then every black answers
+    let mut kills = 0;
+    for wave in 0..2 {
+        let mut child = spawn_daemon(&cfg, &password, &log);
+        for (t, number) in tables.iter().zip(&numbers) {
+            let (from, lines) = if wave == 0 {
+                (&t.white, vec!["Мой ход: 1. c3-d4".to_owned()])
+            } else {
+                (
+                    &t.black,
+                    vec![
+                        "Ваш ход: 1. c3-d4".to_owned(),
+                        "Мой ход: 1... f6-g5".to_owned(),
+                    ],
+                )
+            };
+            let id = unique_message_id("e2e-crash");
+            let raw = move_letter(from, bot, &id, *number, &lines);
+            send_as(&stack, from, bot, &id, raw).await;
+        }
+        // killed as soon as the first forward of this wave was sent: the other letters are
+        // in flight (fetched, judged, queued, or sending)
+        let sent_before = 10 * wave;
+        store_until(&db, "the first forward of the wave sent", |s| {
+            all_forwards(s, &tables)
+                .iter()
+                .filter(|f| f.sent_at.is_some())
+                .count()
+                > sent_before
+        })
+        .await;
+        child.kill().expect("SIGKILL the daemon");
+        let status = child.wait().expect("reap the daemon");
+        assert!(!status.success(), "killed, not exited: {status:?}");
+        kills += 1;
+
+        // restarted, it finishes the wave
+        let mut child = spawn_daemon(&cfg, &password, &log);
+        let want = 10 * (wave + 1);
+        let finished = tokio::time::timeout(
+            Duration::from_secs(40),
+            store_until(&db, "the wave finished", |s| {
+                let letters: usize = tables.iter().map(|t| judged(s, t.game)).sum();
+                let summary = s.read(|tx| tx.mail_summary()).unwrap();
+                letters == want && all_forwards(s, &tables).len() == want && summary.waiting == 0
+            }),
+        )
+        .await;
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            finished.is_ok(),
+            "wave {wave} unfinished; log:\n{}",
+            show_log()
+        );
+    }
+    assert_eq!(kills, 2);
+
+    // the store: each letter once, judged; each forward once, sent, nothing given up
+    let store = Store::open_existing(&db).unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for t in &tables {
+        assert_eq!(all_judged(&store, t.game), 2, "game {:?}", t.game);
+        for l in store.read(|tx| tx.letters_of_game(t.game)).unwrap() {
+            assert!(
+                ids.insert(l.message_id.clone()),
+                "{:?} stored twice",
+                l.message_id
+            );
+        }
+    }
+    let summary = store.read(|tx| tx.mail_summary()).unwrap();
+    assert_eq!(summary.given_up, 0, "{summary:?}");
+    assert_eq!(summary.waiting, 0, "{summary:?}");
+    let fwds = all_forwards(&store, &tables);
+    assert_eq!(fwds.len(), 20);
+    let distinct: std::collections::BTreeSet<&str> =
+        fwds.iter().map(|f| f.message_id.as_str()).collect();
+    assert_eq!(distinct.len(), 20, "each forward has its own Message-ID");
+
+    // the mailboxes: every forward arrived; a copy sent twice (a kill between the SMTP 250 and
+    // the commit) carries the same Message-ID, so no move came under two ids
+    let mut duplicates = 0;
+    for p in players {
+        let mine: Vec<&LetterOut> = fwds.iter().filter(|f| f.recipients[0] == p).collect();
+        let mut copies = 0;
+        for f in &mine {
+            let n = arrived(&stack, p, &f.message_id).await.len();
+            assert!(n >= 1, "{} never arrived at {p}", f.message_id);
+            duplicates += n - 1;
+            copies += n;
+        }
+        let all = stack
+            .search(p, "INBOX", "HEADER Message-ID \"forward.\"")
+            .await
+            .len();
+        assert_eq!(all, copies, "{p} got a forward the store does not know");
+    }
+    println!("crash test: 2 kills, 20 letters, 20 forwards, {duplicates} resent copies");
 }
