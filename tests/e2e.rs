@@ -803,6 +803,19 @@ async fn a_daemon_killed_in_the_middle_loses_and_duplicates_nothing() {
         let status = child.wait().expect("reap the daemon");
         assert!(!status.success(), "killed, not exited: {status:?}");
         kills += 1;
+        {
+            let s = Store::open_existing(&db).unwrap();
+            let stored: usize = tables.iter().map(|t| judged(&s, t.game)).sum();
+            let fwds = all_forwards(&s, &tables);
+            let sent = fwds.iter().filter(|f| f.sent_at.is_some()).count();
+            println!(
+                "wave {wave}: killed with {} of 10 letters stored, {} of 10 forwards queued, \
+                 {} sent",
+                stored - sent_before,
+                fwds.len() - sent_before,
+                sent - sent_before
+            );
+        }
 
         // restarted, it finishes the wave
         let mut child = spawn_daemon(&cfg, &password, &log);
