@@ -151,12 +151,12 @@ fn main() {
             seed ^= seed << 17;
             let mv = &moves[(seed % moves.len() as u64) as usize];
             let text = mv.to_text(false).to_string();
-            let numbered = if ply % 2 == 0 {
+            let numbered = if ply.is_multiple_of(2) {
                 format!("{}. {text}", ply / 2 + 1)
             } else {
                 format!("{}... {text}", ply / 2 + 1)
             };
-            let from = if ply % 2 == 0 { white } else { black };
+            let from = if ply.is_multiple_of(2) { white } else { black };
             let mut body = format!("Здравствуйте!\r\nШифр: {cipher}\r\nПартия {number}\r\n");
             if let Some(prev) = &last[g] {
                 body.push_str(&format!("Ваш ход: {prev}\r\n"));

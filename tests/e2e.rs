@@ -555,7 +555,7 @@ async fn the_smtp_server_stopped_for_a_while_delays_letters_but_loses_none() {
 
 /// The `ply`-th half-move in the letters' notation: `1. c3-d4`, `1... f6-g5`.
 fn numbered(ply: usize, text: &str) -> String {
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         format!("{}. {text}", ply / 2 + 1)
     } else {
         format!("{}... {text}", ply / 2 + 1)
@@ -590,8 +590,8 @@ async fn latency_from_a_letters_arrival_to_the_forwarded_moves_arrival_is_printe
         let mut position = zaochka::rules::Position::start(zaochka::rules::Variant::Russian);
         let mut last: Option<String> = None;
         let mut samples = Vec::new();
-        for ply in 0..5 {
-            let (from, to) = if ply % 2 == 0 {
+        for ply in 0..5usize {
+            let (from, to) = if ply.is_multiple_of(2) {
                 (&table.white, &table.black)
             } else {
                 (&table.black, &table.white)
