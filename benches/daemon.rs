@@ -12,6 +12,13 @@
 //! pseudo-random sequence), 10,000 letters in all, delivered to `inbox/new` round by round
 //! (every game's first letter, then every game's second, ...) as they would come in. The
 //! daemon then runs passes (500 letters a fetch) until the inbox is empty, on a fixed clock.
+//!
+//! Measured 2026-12-02 on the 2-core build machine under a load average of 5 (other builds):
+//! 42 letters/s with the default durability (one fsync per commit; every letter also writes
+//! two letters to the Maildir outbox, each synced, and records both as sent), 76 letters/s
+//! with `--normal`; about 190–215 letters per CPU-second (the rest is fsync); 10,000 letters
+//! in, 20,000 forwards and receipts out; the database 184 MB (every letter kept raw, the
+//! forwards with their PNG board); peak RSS (VmHWM) 17 MB.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
