@@ -3,6 +3,7 @@
 mod arbiter;
 mod cli;
 mod daemon;
+mod e2e;
 mod letters;
 mod mail;
 mod rules;

@@ -54,6 +54,7 @@ WAIT="${MAILSTACK_WAIT:-30}"
 # box01..box16@tests.test so that tests running in parallel never read each other's mail
 USERS="zaochka@tournament.test:zaochkapass alice@players.test:alicepass bob@players.test:bobpass carol@players.test:carolpass dave@players.test:davepass arbiter@federation.test:arbiterpass secretary@federation.test:secretarypass"
 for i in $(seq -w 1 16); do USERS="$USERS box$i@tests.test:box${i}pass"; done
+for i in $(seq 17 24); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # e2e tests (tests/e2e.rs)
 USERS="$USERS ${MAILSTACK_EXTRA_USERS:-}"
 
 # ---------------------------------------------------------------- packages
