@@ -68,6 +68,22 @@ set -a
 set +a
 export MAILSTACK_REQUIRED=1
 
+# An independent reader for the PDN export (issue 6): pydraughts from PyPI, in a venv of its
+# own so the system's Python is left alone.
+if [ -z "${ZAOCHKA_PYDRAUGHTS:-}" ]; then
+  VENV="${ZAOCHKA_PYVENV:-/tmp/zaochka-pyvenv}"
+  if ! "$VENV/bin/python" -c "import draughts" 2>/dev/null; then
+    command -v python3 >/dev/null || "${SUDO[@]}" apt-get install -y -qq python3 >/dev/null
+    python3 -m venv "$VENV" 2>/dev/null || {
+      "${SUDO[@]}" apt-get install -y -qq python3-venv >/dev/null
+      python3 -m venv "$VENV"
+    }
+    "$VENV/bin/pip" install -q --disable-pip-version-check pydraughts==0.6.7 \
+      || { say "ERROR: could not install pydraughts from PyPI"; exit 1; }
+  fi
+  export ZAOCHKA_PYDRAUGHTS="$VENV/bin/python"
+fi
+
 # arguments before a "--" go to cargo, after it to the test harness
 cargo_args=() harness_args=() after_dashes=0
 for a in "$@"; do
