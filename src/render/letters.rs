@@ -9,31 +9,6 @@ use serde::Serialize;
 use super::mime::{self, Content, Envelope};
 use super::{Board, Lang, RenderError, Templates};
 
-/// The names of every template zaochka uses; each exists in `ru` and `en`.
-pub const TEMPLATE_NAMES: &[&str] = &[
-    "forward",
-    "receipt",
-    "rejected",
-    "start_list",
-    "break_notice",
-    "repeat",
-    "repeat_sender",
-    "first_move_query",
-    "warning",
-    "overstep_player",
-    "overstep_arbiter",
-    "result",
-    "unknown_sender",
-    "refused",
-    "note",
-    "command_answer",
-    "adjudication_package",
-    "adjudication_decision",
-    "protest_papers",
-    "weekly_digest",
-    "final_report",
-];
-
 /// Facts every letter about one game shares.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct GameHeader {

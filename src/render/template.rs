@@ -385,13 +385,30 @@ mod tests {
     }
 
     #[test]
-    fn every_template_exists_in_both_languages() {
+    fn every_template_exists_in_both_languages_and_renders_its_subject() {
         let names: Vec<&str> = builtin_names().collect();
-        assert_eq!(names, crate::render::letters::TEMPLATE_NAMES);
+        assert!(names.len() >= 20, "{names:?}");
         for lang in ["ru", "en"] {
+            let mut of_lang: Vec<&str> = BUILTIN
+                .iter()
+                .filter(|(l, _, _)| *l == lang)
+                .map(|(_, n, _)| *n)
+                .collect();
+            of_lang.sort_unstable();
+            let mut all = names.clone();
+            all.sort_unstable();
+            assert_eq!(of_lang, all, "{lang}");
+        }
+        for (_, name, src) in BUILTIN {
+            let first = src.lines().next().unwrap_or_default();
+            assert!(
+                !first.trim().is_empty(),
+                "{name}: the first line is the subject"
+            );
             assert_eq!(
-                BUILTIN.iter().filter(|(l, _, _)| *l == lang).count(),
-                names.len()
+                src.lines().nth(1),
+                Some(""),
+                "{name}: a blank line after the subject"
             );
         }
     }
