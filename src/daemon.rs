@@ -283,3 +283,65 @@ impl<'f> Stop<'f> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::mail::memory::MemoryMailbox;
+    use crate::mail::{AnyInbox, AnyOutbox};
+
+    fn letter(n: u32) -> String {
+        format!(
+            "From: stranger{n}@example.com\r\nTo: zaochka@localhost\r\nSubject: hi\r\nMessage-ID: <s{n}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nДобрый день\r\n"
+        )
+    }
+
+    fn daemon(mailbox: &MemoryMailbox) -> Daemon<AnyInbox, AnyOutbox> {
+        Daemon {
+            office: Office::new(Config::default()),
+            store: Store::open_in_memory().unwrap(),
+            inbox: AnyInbox::Memory(mailbox.clone()),
+            outbox: AnyOutbox::Memory(mailbox.clone()),
+            clock: Clock::Fixed(Utc::now()),
+            max_wait: Duration::from_secs(3600),
+        }
+    }
+
+    #[tokio::test]
+    async fn sigterm_before_a_letter_stops_the_daemon_and_leaves_every_letter_in_the_mailbox() {
+        let mailbox = MemoryMailbox::new();
+        for n in 0..3 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        let mut d = daemon(&mailbox);
+        let pass = d.run(false, std::future::ready(())).await.unwrap();
+        assert_eq!(pass.letters, 0, "no letter started after the signal");
+        assert_eq!(
+            mailbox.unprocessed().len(),
+            3,
+            "nothing lost, nothing marked"
+        );
+        // The process restarts: a new connection sees every unprocessed letter again.
+        mailbox.forget_fetched();
+        let pass = d.run(true, std::future::pending()).await.unwrap();
+        assert_eq!(pass.letters, 3);
+        assert!(mailbox.unprocessed().is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn sigterm_while_waiting_for_mail_ends_the_run_after_the_pass_in_hand() {
+        let mailbox = MemoryMailbox::new();
+        mailbox.push(letter(1), Utc::now());
+        let mut d = daemon(&mailbox);
+        let stop = tokio::time::sleep(Duration::from_secs(5));
+        let pass = d.run(false, stop).await.unwrap();
+        assert_eq!(pass.letters, 1, "the letter in hand was finished");
+        assert!(mailbox.unprocessed().is_empty());
+        assert_eq!(
+            mailbox.sent().len(),
+            1,
+            "one short answer to the unknown sender"
+        );
+    }
+}
