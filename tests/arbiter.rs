@@ -642,6 +642,36 @@ fn a_withdrawn_players_unfinished_games_are_lost_or_adjudicated_10_5_3() {
 }
 
 #[test]
+fn a_withdrawn_players_finished_games_can_be_annulled_and_the_table_no_longer_counts_them_10_5_3() {
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nРезультат: 1-0\n"),
+        at(2026, 1, 20),
+    );
+    assert!(w.state().result.is_some());
+    let counted = |st: &zaochka::game::GameState| {
+        zaochka::tournament::digest::table_result(&zaochka::tournament::digest::Entry {
+            white: 1,
+            black: 2,
+            state: st,
+        })
+        .score
+    };
+    assert!(counted(&w.state()).is_some(), "a finished game counts");
+    w.sent();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nВыбыл Петров: сыгранные аннулировать, несыгранные — поражение\n"),
+        at(2026, 2, 1),
+    );
+    let st = w.state();
+    assert!(st.is_annulled);
+    assert_eq!(counted(&st), None, "an annulled result is not counted");
+    assert!(answer_of(&w.sent()).contains("аннулированы"));
+}
+
+#[test]
 fn a_penalty_is_cancelled_by_mail() {
     let mut w = World::new();
     let body = format!("Шифр: {CIPHER}, партия 1\nШтраф 6 дней белым: п. 10.3.3\n");

@@ -18,7 +18,7 @@ use super::admin::{TournamentSettings, open_store};
 use super::{CliError, CliResult, Context, refused};
 use crate::clock::{ChartLabels, Ledger};
 use crate::config::Language;
-use crate::game::{Ending, GameState, Score, Side, Status};
+use crate::game::{Ending, GameState, Side, Status};
 use crate::render::Board;
 use crate::rules::{GameRecord, PdnGame, Position};
 use crate::store::{self, Tournament, Tx};
@@ -536,25 +536,6 @@ pub fn timechart(ctx: &Context, cipher: &str, number: u32) -> CliResult {
     print(&out)
 }
 
-/// A finished game's score as the table counts it, and how it came.
-fn table_result(state: &GameState) -> (Option<tournament::Score>, tournament::Decision) {
-    let Some(r) = &state.result else {
-        return (None, tournament::Decision::Played);
-    };
-    let score = match r.score {
-        Score::WhiteWins => tournament::Score::WhiteWins,
-        Score::BlackWins => tournament::Score::BlackWins,
-        Score::Draw => tournament::Score::Draw,
-        Score::BothLose => tournament::Score::BothLose,
-    };
-    let decision = match (&r.how, r.score) {
-        (_, Score::BothLose) | (Ending::Overstep { .. }, _) => tournament::Decision::Defaulted,
-        (Ending::Arbiter { .. }, _) => tournament::Decision::Adjudicated,
-        _ => tournament::Decision::Played,
-    };
-    (Some(score), decision)
-}
-
 /// The players in start-number order. `tournament start` pairs by the Berger tables, so the
 /// games tell each player's start number: game `g` of the tables is played by start numbers
 /// (white, black). When every game agrees with one assignment that is it; otherwise (no
@@ -615,13 +596,15 @@ pub fn table(ctx: &Context, cipher: &str, as_json: bool) -> CliResult {
             let (Some(&white), Some(&black)) = (number.get(&g.white), number.get(&g.black)) else {
                 continue;
             };
-            let (score, decision) = table_result(&state_of(&t, g)?);
-            results.push(tournament::GameResult {
-                white,
-                black,
-                score,
-                decision,
-            });
+            let state = state_of(&t, g)?;
+            // The same rule as the weekly digest's, so a game counts alike everywhere.
+            results.push(tournament::digest::table_result(
+                &tournament::digest::Entry {
+                    white,
+                    black,
+                    state: &state,
+                },
+            ));
         }
         Ok((t, players, results))
     })?;

@@ -545,6 +545,10 @@ pub struct GameState {
     pub last_forward: PerSide<Option<Forward>>,
     /// Told once that the dates or time were missing (10.3.3): a repeat costs days.
     pub dates_warned: PerSide<bool>,
+    /// The chief arbiter annulled this game's result (a withdrawn player's, 10.5.3): the table
+    /// does not count it.
+    #[serde(default)]
+    pub is_annulled: bool,
 }
 
 impl GameState {
@@ -590,6 +594,7 @@ impl GameState {
             draw_offer: None,
             last_forward: PerSide::default(),
             dates_warned: PerSide::default(),
+            is_annulled: false,
         }
     }
 

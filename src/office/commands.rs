@@ -575,6 +575,9 @@ fn player_command(
                 let state = state_of(&g)?;
                 if state.is_finished() {
                     if *finished == FinishedGames::Annul {
+                        let mut st = state.clone();
+                        st.is_annulled = true;
+                        office.save(tx, &g, &st, day, &settings, now)?;
                         annulled.push(g.number);
                     }
                     continue;
@@ -610,12 +613,12 @@ fn player_command(
             let kept = match (lang, finished) {
                 (Lang::Ru, FinishedGames::Count) => "сыгранные засчитаны".to_string(),
                 (Lang::Ru, FinishedGames::Annul) => format!(
-                    "результаты сыгранных партий {} аннулированы (решение записано)",
+                    "результаты сыгранных партий {} аннулированы",
                     join_numbers(&annulled)
                 ),
                 (Lang::En, FinishedGames::Count) => "finished games count".to_string(),
                 (Lang::En, FinishedGames::Annul) => format!(
-                    "the results of finished games {} are annulled (decision recorded)",
+                    "the results of finished games {} are annulled",
                     join_numbers(&annulled)
                 ),
             };

@@ -30,6 +30,8 @@ pub struct Entry<'a> {
 /// The table's view of a game's result.
 pub fn table_result(e: &Entry<'_>) -> GameResult {
     let (score, decision) = match &e.state.result {
+        // An annulled result (10.5.3) counts as a game not played.
+        _ if e.state.is_annulled => (None, Decision::Played),
         None => (None, Decision::Played),
         Some(r) => {
             let score = match r.score {
