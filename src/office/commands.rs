@@ -1242,8 +1242,13 @@ fn entries(tx: &Tx<'_>, t: &Tournament) -> Result<(Vec<Numbered>, Vec<Player>), 
     Ok((out, players))
 }
 
-fn table_text(lang: Lang, games: &[Numbered], players: &[Player]) -> String {
-    use crate::tournament::{CrosstableLabels, StandingsSettings, digest, standings};
+fn table_text(
+    lang: Lang,
+    games: &[Numbered],
+    players: &[Player],
+    settings: &crate::tournament::StandingsSettings,
+) -> String {
+    use crate::tournament::{CrosstableLabels, digest, standings};
     let results: Vec<_> = games
         .iter()
         .map(|(_, st, w, b)| {
@@ -1254,11 +1259,7 @@ fn table_text(lang: Lang, games: &[Numbered], players: &[Player]) -> String {
             })
         })
         .collect();
-    let table = standings(
-        players.len() as u32,
-        &results,
-        &StandingsSettings::default(),
-    );
+    let table = standings(players.len() as u32, &results, settings);
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
     let labels = match lang {
         Lang::Ru => CrosstableLabels::ru(),
@@ -1332,7 +1333,7 @@ pub fn weekly(
         .iter()
         .filter(|(_, st, _, _)| st.is_finished())
         .count() as u32;
-    let table = table_text(lang, &games, &players);
+    let table = table_text(lang, &games, &players, &office.standings_settings(&t));
     let mut to: Vec<(String, String)> = players
         .iter()
         .map(|p| (p.name.clone(), p.email.clone()))
@@ -1432,7 +1433,7 @@ pub fn final_report(
         pdn.push_str(&digest::pdn(st, &t.cipher));
         pdn.push('\n');
     }
-    let table = table_text(lang, &games, &players);
+    let table = table_text(lang, &games, &players, &office.standings_settings(&t));
     for (name, email) in [
         (String::new(), office.config.arbiter.clone()),
         (String::new(), office.config.secretary.clone()),

@@ -795,9 +795,30 @@ impl Office {
             .unwrap_or_else(|| self.config_settings())
     }
 
+    /// How a tournament's table is worked out: the points stored when it was added, else the
+    /// configuration's.
+    pub fn standings_settings(&self, t: &Tournament) -> crate::tournament::StandingsSettings {
+        serde_json::from_str::<serde_json::Value>(&t.settings)
+            .ok()
+            .and_then(|v| v.get("standings").cloned())
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_else(|| {
+                let r = &self.config.rules;
+                crate::tournament::StandingsSettings {
+                    points: crate::tournament::PointsSystem {
+                        win: r.points_win,
+                        draw: r.points_draw,
+                        loss: r.points_loss,
+                    },
+                    ..crate::tournament::StandingsSettings::default()
+                }
+            })
+    }
+
     fn config_settings(&self) -> ClockSettings {
         let r = &self.config.rules;
         ClockSettings {
+            days_per_period: r.days_per_10_moves,
             penalty_days: r.penalty_days,
             repeat_after_days: r.repeat_after_days,
             first_move_query_after_days: r.first_move_query_days,

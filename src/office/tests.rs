@@ -513,3 +513,30 @@ fn clause_10_3_6_an_overstep_suspends_the_game_and_the_arbiter_gets_table_2() {
         "fires once"
     );
 }
+
+#[test]
+fn a_tournaments_own_points_rule_its_table_and_the_config_fills_in_the_rest() {
+    let office = Office::new(config());
+    let mut t = Tournament {
+        id: crate::store::TournamentId(1),
+        cipher: CIPHER.into(),
+        variant: "russian".into(),
+        name: String::new(),
+        start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+        end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
+        tz: "Europe/Moscow".into(),
+        settings: r#"{"standings":{"points":{"win":3,"draw":1,"loss":0}}}"#.into(),
+        status: TournamentStatus::Playing,
+        created: at("2026-11-20"),
+    };
+    assert_eq!(office.standings_settings(&t).points.win, 3);
+    t.settings = "{}".into();
+    assert_eq!(
+        office.standings_settings(&t).points.win,
+        office.config.rules.points_win
+    );
+    assert_eq!(
+        office.settings(&t).days_per_period,
+        office.config.rules.days_per_10_moves
+    );
+}
