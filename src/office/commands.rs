@@ -789,7 +789,7 @@ fn package_ctx(
             (Lang::Ru, Side::Black) => "чёрных".to_string(),
             (Lang::En, s) => side_word(lang, s).to_string(),
         },
-        record: record_text(state, &p.record),
+        record: record_text(&p.record),
         white: line(Side::White),
         black: line(Side::Black),
         agreed: p
@@ -934,7 +934,7 @@ fn send_adjudication(
                     text: protest.text.clone(),
                     received: fmt_date(protest.on),
                     until: fmt_date(ruling.protest_until),
-                    record: record_text(state, &package.record),
+                    record: record_text(&package.record),
                     fen: package.fen.clone(),
                     timechart: String::new(),
                 };
@@ -1145,7 +1145,7 @@ pub fn player_papers(
         text: text.clone(),
         received: fmt_date(day),
         until: fmt_date(until),
-        record: record_text(&state, &state.record()),
+        record: record_text(&state.record()),
         fen: state.fen(),
         timechart: chart.to_text(&labels),
     };

@@ -1024,9 +1024,7 @@ impl Office {
                         game: header(&to_name),
                         result: score_text(&result.score),
                         reason: words::ending(lang, &result.how),
-                        record: semi_short
-                            .clone()
-                            .unwrap_or_else(|| record_text(state, record)),
+                        record: semi_short.clone().unwrap_or_else(|| record_text(record)),
                     };
                     self.queue(
                         tx,
@@ -1052,7 +1050,7 @@ impl Office {
                         day: fmt_date(facts.day),
                         protest_until: fmt_date(facts.day + chrono::TimeDelta::days(10)),
                         timechart: facts.chart.to_text(&chart_labels(lang)),
-                        record: record_text(state, &facts.record),
+                        record: record_text(&facts.record),
                     };
                     if facts.is_for_arbiter || n.to == Recipient::Arbiter {
                         let player = match facts.attach_letters_of {
@@ -1100,14 +1098,14 @@ impl Office {
                     overstep_day,
                 } => {
                     let side = n_side(n.to);
+                    let ledger = state.ledger(&self.settings(t));
                     let ctx = out::Warning {
                         game: header(&to_name),
-                        used: 0,
-                        limit: 0,
+                        used: ledger.total(side, self.today(now, Some(t))).max(0) as u32,
+                        limit: ledger.limit(side).max(0) as u32,
                         left: (*days_left).max(0) as u32,
                         overstep_day: fmt_date(*overstep_day),
                     };
-                    let _ = side;
                     self.queue(
                         tx,
                         "warning",
@@ -1348,19 +1346,8 @@ pub fn status_of(state: &GameState, today: NaiveDate) -> GameStatus {
         Status::Adjudication => GameStatus::Adjudication,
         Status::Suspended { .. } => GameStatus::Suspended,
         Status::Stopped { .. } => GameStatus::Stopped,
-        Status::Playing => {
-            let on_break = [Side::White, Side::Black].iter().any(|s| {
-                state.breaks[*s]
-                    .iter()
-                    .filter_map(|b| b.effective())
-                    .any(|r| r.from <= today && today <= r.to)
-            });
-            if on_break {
-                GameStatus::Break
-            } else {
-                GameStatus::Playing
-            }
-        }
+        Status::Playing if state.is_on_break(today) => GameStatus::Break,
+        Status::Playing => GameStatus::Playing,
     }
 }
 
@@ -1423,7 +1410,7 @@ fn join(moves: &[game::NumberedMove]) -> String {
         .join(" ")
 }
 
-fn record_text(state: &GameState, record: &[game::NumberedMove]) -> String {
+fn record_text(record: &[game::NumberedMove]) -> String {
     let mut out = String::new();
     for m in record {
         if m.side == Side::White {
@@ -1438,7 +1425,6 @@ fn record_text(state: &GameState, record: &[game::NumberedMove]) -> String {
             out.push_str(&m.text);
         }
     }
-    let _ = state;
     out
 }
 

@@ -540,3 +540,20 @@ fn a_tournaments_own_points_rule_its_table_and_the_config_fills_in_the_rest() {
         office.config.rules.days_per_10_moves
     );
 }
+
+#[test]
+fn the_friendly_warning_names_the_days_used_and_the_limit() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    post.office
+        .sweep(&mut post.store, at("2027-01-16"))
+        .unwrap();
+    let sent = post.take();
+    let w = one(&sent, "warning", BOB);
+    assert!(w.text.contains(" из 50 дней"), "{}", w.text);
+    assert!(!w.text.contains("затратили 0 из 0"), "{}", w.text);
+}
