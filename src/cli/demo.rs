@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use anyhow::Context as _;
-use chrono::{NaiveDate, TimeDelta};
+use chrono::NaiveDate;
 
 use super::ops::{Step, moscow_noon, pass_at, seed_tournament};
 use super::{CliError, CliResult, Context, refused};
@@ -94,9 +94,9 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
             .unwrap_or((n, "", ""))
     };
     let (g1, w1, b1) = game(1);
-    let (g2, w2, b2) = game(2);
+    let (g2, w2, _) = game(2);
     let (g3, w3, b3) = game(3);
-    let (g4, w4, b4) = game(4);
+    let (g4, w4, _) = game(4);
     let (g5, w5, b5) = game(5);
     let head = |n: u32| format!("Здравствуйте!\nШифр: {CIPHER}\nПартия {n}\n");
 
@@ -172,8 +172,6 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
             letters: vec![],
         },
     ];
-    let _ = b2;
-    let _ = b4;
 
     let outbox = maildir.join("outbox").join("new");
     for step in steps {
@@ -231,7 +229,6 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
         outbox.display(),
         dir.display()
     );
-    let _ = TimeDelta::days(0);
     Ok(())
 }
 

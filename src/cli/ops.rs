@@ -52,8 +52,7 @@ pub fn start(ctx: &Context, cipher: &str) -> CliResult {
 /// # Errors
 /// Broken when the mailbox or the database fails for good.
 pub fn run(ctx: &Context, once: bool) -> CliResult {
-    let mut store = open_store(&ctx.config)?;
-    let _ = &mut store;
+    let store = open_store(&ctx.config)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
