@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod board;
+pub(crate) mod compact;
 pub mod draw;
 mod fen;
 mod movegen;
