@@ -31,6 +31,7 @@ pub mod clock;
 pub mod command;
 pub mod config;
 pub mod daemon;
+pub mod engine;
 pub mod game;
 pub mod letter;
 pub mod mail;
