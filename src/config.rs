@@ -45,6 +45,30 @@ pub struct Config {
     pub transport: Transport,
     /// Penalties, limits, points and deadlines.
     pub rules: RulesConfig,
+    /// The arbiter's engine: endgame tables and thinking time.
+    pub engine: EngineConfig,
+}
+
+/// `[engine]`: the engine behind `zaochka analyse` and the adjudication package (10.5.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// The folder `zaochka tables build` wrote the endgame tables to; none: no tables.
+    pub tables: Option<PathBuf>,
+    /// Seconds the engine thinks about one position.
+    pub seconds: u32,
+    /// The deepest search, in plies (1..=100); it stops at `seconds` or this depth,
+    /// whichever comes first. A depth alone makes the verdict repeatable.
+    pub depth: u32,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            tables: None,
+            seconds: 30,
+            depth: 100,
+        }
+    }
 }
 
 /// The language of outgoing letters.
@@ -263,6 +287,7 @@ impl Default for Config {
                 poll: Duration::from_secs(1),
             }),
             rules: RulesConfig::default(),
+            engine: EngineConfig::default(),
         }
     }
 }
@@ -322,6 +347,26 @@ struct RawConfig {
     imap: RawImap,
     smtp: RawSmtp,
     rules: RawRules,
+    engine: RawEngine,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawEngine {
+    tables: String,
+    seconds: u32,
+    depth: u32,
+}
+
+impl Default for RawEngine {
+    fn default() -> Self {
+        let d = EngineConfig::default();
+        RawEngine {
+            tables: String::new(),
+            seconds: d.seconds,
+            depth: d.depth,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -404,6 +449,7 @@ impl Default for RawConfig {
             imap: RawImap::default(),
             smtp: RawSmtp::default(),
             rules: RawRules::default(),
+            engine: RawEngine::default(),
         }
     }
 }
@@ -656,6 +702,13 @@ impl RawConfig {
                 "must be less than rules.days_per_10_moves",
             ));
         }
+        let e = self.engine;
+        if e.seconds == 0 {
+            return Err(invalid("engine.seconds", e.seconds, "must be at least 1"));
+        }
+        if !(1..=100).contains(&e.depth) {
+            return Err(invalid("engine.depth", e.depth, "must be 1..100"));
+        }
         if !(r.points_win > r.points_draw && r.points_draw >= r.points_loss) {
             return Err(invalid(
                 "rules.points_draw",
@@ -683,6 +736,11 @@ impl RawConfig {
                 repeat_after_days: r.repeat_after_days,
                 first_move_query_days: r.first_move_query_days,
                 warning_days: r.warning_days,
+            },
+            engine: EngineConfig {
+                tables: optional_path(&e.tables),
+                seconds: e.seconds,
+                depth: e.depth,
             },
         })
     }
@@ -802,6 +860,8 @@ mod tests {
             ("transport = \"pop3\"", "transport"),
             ("transport = \"imap\"", "imap.host"),
             ("[maildir]\npoll_seconds = 0", "maildir.poll_seconds"),
+            ("[engine]\nseconds = 0", "engine.seconds"),
+            ("[engine]\ndepth = 101", "engine.depth"),
         ];
         for (text, key) in cases {
             let err = Config::from_toml(text).unwrap_err().to_string();
@@ -819,6 +879,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("penalty_days"), "{err}");
+    }
+
+    #[test]
+    fn the_engine_section_names_the_tables_folder() {
+        let c = Config::from_toml("[engine]\ntables = \"/var/lib/zaochka/tables\"\nseconds = 5")
+            .unwrap();
+        assert_eq!(
+            c.engine.tables.as_deref(),
+            Some(Path::new("/var/lib/zaochka/tables"))
+        );
+        assert_eq!((c.engine.seconds, c.engine.depth), (5, 100));
     }
 
     #[test]

@@ -26,10 +26,13 @@ struct World {
 }
 
 impl World {
-    /// Two players, one game: Иванов white, Петров black; play 10.01–30.06.2026.
+    /// Two players, one game: Иванов white, Петров black; play 10.01–30.06.2026. The
+    /// engine searches 8 plies (the same verdict on every run).
     fn new() -> World {
         let mut store = Store::open_in_memory().unwrap();
-        let office = Office::new(Config::default());
+        let mut config = Config::default();
+        config.engine.depth = 8;
+        let office = Office::new(config);
         let now = at(2026, 1, 5);
         store
             .with_transaction(|tx| {
@@ -373,6 +376,21 @@ fn a_whole_adjudication_analyses_package_decision_and_protests_10_5() {
     assert!(package.2.contains("FEN:"), "{}", package.2);
     assert!(package.2.contains("1. c3-d4"), "{}", package.2);
     assert!(package.2.contains("анализ не прислан"), "{}", package.2);
+    // the engine's view beside the analyses, and whose decision it is (10.5.4, 10.5.5)
+    assert!(package.2.contains("Мнение программы"), "{}", package.2);
+    assert!(package.2.contains("не доказано"), "{}", package.2);
+    assert!(
+        package.2.contains("Вариант программы: 2. "),
+        "{}",
+        package.2
+    );
+    assert!(
+        package
+            .2
+            .contains("решение принимает главный судья (п. 10.5.4, 10.5.5)"),
+        "{}",
+        package.2
+    );
     w.office.sweep(&mut w.store, at(2026, 7, 12)).unwrap();
     assert!(
         w.sent().iter().all(|(k, _, _)| k != "adjudication_package"),
@@ -455,6 +473,61 @@ fn when_both_evaluations_agree_the_package_proposes_that_result_10_5_4() {
         package.2.contains("Оценки партнёров совпадают: 1/2-1/2"),
         "{}",
         package.2
+    );
+}
+
+#[test]
+fn when_both_agree_on_a_draw_and_the_engine_proves_a_win_the_package_says_so_10_5_4() {
+    let mut w = World::new();
+    // the game is set up in an ending: three kings with the main road against one
+    w.store
+        .with_transaction(|tx| {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            let g = tx.find_game(t.id, 1)?.unwrap();
+            let mut state: GameState = g.state_as()?;
+            state.initial = Some("W:WKa1,Kc1,Ke1:BKh4".into());
+            tx.update_game_with(g.id, g.status, None, &state, g.next_due, at(2026, 1, 9))
+        })
+        .unwrap();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nОсобый перерыв Иванову с 10.01 по 30.06\n"),
+        at(2026, 1, 9),
+    );
+    w.office.sweep(&mut w.store, at(2026, 7, 1)).unwrap();
+    assert_eq!(w.state().status, Status::Adjudication);
+    w.sent();
+    for (who, day) in [(WHITE, 2), (BLACK, 3)] {
+        w.send(
+            who,
+            &format!("Шифр: {CIPHER}, партия 1\nАнализ: крепость. Оценка: ничья\n"),
+            at(2026, 7, day),
+        );
+    }
+    let sent = w.sent();
+    let package = &sent
+        .iter()
+        .find(|(k, _, _)| k == "adjudication_package")
+        .expect("the package when both analyses are in")
+        .2;
+    assert!(
+        package.contains("Оценки партнёров совпадают: 1/2-1/2"),
+        "{package}"
+    );
+    assert!(
+        package.contains("Вердикт программы: выигрыш белых; доказано"),
+        "{package}"
+    );
+    assert!(
+        package.contains("а программа доказывает другое: выигрыш белых"),
+        "{package}"
+    );
+    assert!(package.contains("Вариант программы: 1. "), "{package}");
+    // the search does not count moves: the 15-move rule is named, and when the line ends
+    assert!(package.contains("к 15-му ходу"), "{package}");
+    assert!(
+        package.contains("в варианте программы соотношение сил меняется на 2-м ходу"),
+        "{package}"
     );
 }
 

@@ -723,6 +723,49 @@ fn save_adjudication(
     Ok(())
 }
 
+const ENGINE_NOTE: &str = "engine verdict";
+
+fn save_engine_note(
+    tx: &Tx<'_>,
+    g: &Game,
+    note: &super::engine::EngineNote,
+    now: DateTime<Utc>,
+) -> Result<(), OfficeError> {
+    let action = serde_json::to_string(note).map_err(|source| OfficeError::State {
+        game: g.id.0,
+        source,
+    })?;
+    tx.record_decision(
+        &NewDecision {
+            game: Some(g.id),
+            author: "zaochka",
+            text: ENGINE_NOTE,
+            action: &action,
+            letter: None,
+        },
+        now,
+    )?;
+    Ok(())
+}
+
+/// The papers of a game's adjudication as the store keeps them: the adjudication record
+/// (the players' analyses, the decision) and the engine's last view given to the arbiter.
+///
+/// # Errors
+/// [`OfficeError::Store`] when the store cannot be read.
+pub fn adjudication_papers(
+    tx: &Tx<'_>,
+    g: &Game,
+) -> Result<(Option<Adjudication>, Option<super::engine::EngineNote>), OfficeError> {
+    let note = tx
+        .decisions_of(g.id)?
+        .into_iter()
+        .rev()
+        .filter(|d| d.text == ENGINE_NOTE)
+        .find_map(|d| serde_json::from_str(&d.action).ok());
+    Ok((load_adjudication(tx, g)?, note))
+}
+
 /// The game's adjudication, begun (without letters: the sweep's end-of-play notice asked
 /// for the analyses) when there is none yet.
 fn adjudication_of(
@@ -797,6 +840,7 @@ fn package_ctx(
             .map(|s| format!("{} ({})", score_text(&s), evaluation_word(lang, Some(s))))
             .unwrap_or_default(),
         due: fmt_date(due),
+        engine: None,
     }
 }
 
@@ -863,7 +907,11 @@ fn send_adjudication(
                 note(office, tx, &name, &email, &text, Some(g.id), now)?;
             }
             adj::NoticeKind::Package(p) => {
-                let c = package_ctx(office, t, g, state, p, due);
+                let mut c = package_ctx(office, t, g, state, p, due);
+                // The engine's view beside the analyses (10.5.4), kept for `game show`.
+                let note = super::engine::note_of(&office.config.engine, &office.tables, state);
+                save_engine_note(tx, g, &note, now)?;
+                c.engine = Some(super::engine::block_of(&note, state, p.agreed, lang));
                 office.queue(
                     tx,
                     "adjudication_package",

@@ -22,6 +22,7 @@
 //! 8. the judge ([`crate::game::judge`]) → the new state and the notices, worded and queued.
 
 pub mod commands;
+pub mod engine;
 mod words;
 
 use std::str::FromStr;
@@ -99,6 +100,8 @@ pub struct Office {
     pub config: Config,
     /// The wording of outgoing letters.
     pub templates: Templates,
+    /// The engine's endgame tables, read from `[engine] tables` when first needed.
+    tables: engine::TableCache,
 }
 
 /// Distinguishes Message-IDs made in the same microsecond.
@@ -110,6 +113,7 @@ impl Office {
         Office {
             config,
             templates: Templates::builtin(),
+            tables: engine::TableCache::default(),
         }
     }
 

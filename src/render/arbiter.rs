@@ -54,6 +54,35 @@ pub struct AdjudicationPackage {
     pub agreed: String,
     /// The analyses were due on.
     pub due: String,
+    /// The engine's view (10.5.4: the objective evaluation), when it was asked: a block of
+    /// its own in the template.
+    pub engine: Option<EngineBlock>,
+}
+
+/// The engine's view of the final position, worded for the arbiter: evidence beside the
+/// players' analyses, never the decision (10.5.4, 10.5.5).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EngineBlock {
+    /// The result the engine gives, worded (`выигрыш белых`, `ничья`).
+    pub verdict: String,
+    /// The verdict is proven (tables, or a search to the end of the game or the tables).
+    pub proven: bool,
+    /// Where the verdict comes from, worded (`таблицы окончаний`; for an unproven one the
+    /// search and its depth, `расчёт на 14 полуходов`).
+    pub basis: String,
+    /// The engine's line from the final position, numbered as the record (`23. c3-d4 f6-e5`).
+    pub line: String,
+    /// The depth searched, worded with its noun (`14 полуходов`).
+    pub depth: String,
+    /// A draw rule that counts moves and that the verdict does not take into account,
+    /// worded; empty if none.
+    pub count_rule: String,
+    /// In the engine's line, the move (of the side to move, counted from the final position)
+    /// on which the balance of forces changes: a capture or a crowning; 0 for none.
+    pub balance_changes_in: u32,
+    /// The players agree on a result and the engine proves another (10.5.4: "резко не
+    /// противоречит объективной оценке").
+    pub contradicts_agreed: bool,
 }
 
 /// `adjudication_decision`: the decision to a player (or the secretary), with the protest
