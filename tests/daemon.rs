@@ -14,6 +14,7 @@ const B: &str = "black@players.test";
 struct Scenario {
     _dir: tempfile::TempDir,
     root: PathBuf,
+    config: PathBuf,
     seen: BTreeSet<String>,
     n: usize,
 }
@@ -29,11 +30,26 @@ struct Out {
 impl Scenario {
     /// Two players; game 1 has White = the first registered (Berger, two players).
     fn new() -> Scenario {
+        Scenario::with("2027-12-31", None)
+    }
+
+    /// As [`Scenario::new`], with the end-of-play date `end` and a config file's text
+    /// (default: none, the built-in defaults).
+    fn with(end: &str, config: Option<&str>) -> Scenario {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
+        let config = match config {
+            Some(text) => {
+                let path = root.join("zaochka.toml");
+                std::fs::write(&path, text).unwrap();
+                path
+            }
+            None => PathBuf::from("/dev/null"),
+        };
         let mut s = Scenario {
             _dir: dir,
             root,
+            config,
             seen: BTreeSet::new(),
             n: 0,
         };
@@ -47,7 +63,7 @@ impl Scenario {
             "--start",
             "2027-01-10",
             "--end",
-            "2027-12-31",
+            end,
         ]);
         s.ok(&[
             "player",
@@ -81,7 +97,8 @@ impl Scenario {
     fn cmd(&self, args: &[&str]) -> std::process::Output {
         Command::new(env!("CARGO_BIN_EXE_zaochka"))
             .current_dir(&self.root)
-            .args(["--config", "/dev/null"])
+            .arg("--config")
+            .arg(&self.config)
             .args(args)
             .output()
             .unwrap()
@@ -301,4 +318,54 @@ fn a_letter_with_nothing_to_act_on_is_answered_with_what_could_not_be_read() {
         r.text
     );
     assert_eq!(about_game(&out, B), 0, "{out:#?}");
+}
+
+#[test]
+fn clause_10_5_4_the_arbiters_package_and_game_show_carry_the_engines_verdict() {
+    // the engine searches 6 plies: the same verdict on every run
+    let mut s = Scenario::with("2027-01-20", Some("[engine]\ndepth = 6\n"));
+    s.letter(W, "Мой ход: 1. c3-d4");
+    s.run("2027-01-10T10:00");
+    s.letter(B, "Ваш ход: 1. c3-d4\nМой ход: 1... f6-g5");
+    s.run("2027-01-12T10:00");
+    // the end of play: both are asked for their analyses (10.5.2)
+    let out = s.run("2027-01-21T10:00");
+    find(&out, W, "");
+    assert_eq!(s.show()["status"], "adjudication");
+    s.letter(W, "Анализ: 2. g3-h4, у белых лучше. Оценка: выигрыш белых");
+    s.run("2027-01-22T10:00");
+    s.letter(B, "Анализ: шашка отыгрывается. Оценка: ничья");
+    let out = s.run("2027-01-23T10:00");
+    let package = find(&out, "arbiter@localhost", "присуждение");
+    for part in [
+        "Белые, Белов Борис: оценка — выигрыш белых",
+        "Чёрные, Чернов Чеслав: оценка — ничья",
+        "--- Мнение программы (справочно) ---",
+        "Вердикт программы: ",
+        "Вариант программы: 2. ",
+        "решение принимает главный судья (п. 10.5.4, 10.5.5)",
+    ] {
+        assert!(package.text.contains(part), "{part}: {}", package.text);
+    }
+    // game show: both analyses and the engine's view, as the arbiter got them
+    let text = s.ok(&["game", "show", CIPHER, "1"]);
+    for part in [
+        "Присуждение (п. 10.5):",
+        "Белые: оценка 1-0",
+        "Чёрные: оценка 1/2-1/2",
+        "Программа: ",
+        "вариант: 2. ",
+        "решение принимает главный судья",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    let json = s.show();
+    let engine = &json["adjudication"]["engine"];
+    assert_eq!(engine["depth"], 6);
+    assert!(
+        engine["pv"].as_array().is_some_and(|pv| pv.len() >= 6),
+        "{engine}"
+    );
+    assert!(["win", "draw", "loss"].contains(&engine["verdict"].as_str().unwrap()));
+    assert_eq!(json["adjudication"]["black"]["evaluation"], "1/2-1/2");
 }

@@ -31,6 +31,11 @@ struct Loaded {
     state: GameState,
     /// The day the clocks are read on.
     today: NaiveDate,
+    /// The adjudication record and the engine's view given to the arbiter, if any (10.5).
+    papers: (
+        Option<crate::tournament::adjudication::Adjudication>,
+        Option<crate::office::engine::EngineNote>,
+    ),
 }
 
 /// The tournament's zone (the config's when the stored one is unknown).
@@ -71,11 +76,15 @@ fn load(ctx: &Context, cipher: &str, number: u32) -> Result<Loaded, CliError> {
         let state = state_of(&t, &g)?;
         let settings = settings_of(&t)?;
         let today = ctx.now().with_timezone(&zone(ctx, &t)).date_naive();
+        let papers = crate::office::commands::adjudication_papers(tx, &g).map_err(|e| {
+            CliError::Broken(anyhow::Error::new(e).context("read the adjudication"))
+        })?;
         Ok(Loaded {
             tournament: t,
             settings,
             state,
             today,
+            papers,
         })
     })
 }
@@ -351,6 +360,7 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
                 "label": p.label,
                 "moves": p.moves,
             })).collect::<Vec<_>>(),
+            "adjudication": adjudication_json(&l),
         });
         // A `json!` value of strings and numbers: writing it cannot fail.
         out = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -490,8 +500,162 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
             Some(Side::Black) => out.push_str("Black to move\n"),
             None => {}
         }
+        out.push_str(&adjudication_text(&l, lang));
     }
     print(&out)
+}
+
+/// `game show --json`'s `adjudication`: both analyses and the engine's view the arbiter got,
+/// or null when the game was never adjudicated.
+fn adjudication_json(l: &Loaded) -> serde_json::Value {
+    let (adj, note) = &l.papers;
+    if adj.is_none() && note.is_none() {
+        return serde_json::Value::Null;
+    }
+    let analysis = |side: Side| {
+        adj.as_ref()
+            .and_then(|a| a.analyses[side].as_ref())
+            .map(|a| {
+                json!({
+                    "evaluation": a.evaluation.map(|e| e.to_string()),
+                    "text": a.text,
+                    "received": a.received.to_string(),
+                    "late": a.is_late,
+                })
+            })
+    };
+    json!({
+        "white": analysis(Side::White),
+        "black": analysis(Side::Black),
+        "engine": note.as_ref().map(|n| json!({
+            "verdict": n.verdict,
+            "result": n.score_of_game().to_string(),
+            "proven": n.proven,
+            "basis": n.basis,
+            "score": n.score,
+            "depth": n.depth,
+            "pv": n.pv,
+            "fen": n.fen,
+        })),
+    })
+}
+
+/// The adjudication as text: each player's evaluation and analysis, the engine's view beside
+/// them, and that the arbiter decides (10.5.4, 10.5.5); empty for a game never adjudicated.
+fn adjudication_text(l: &Loaded, lang: Language) -> String {
+    let (adj, note) = &l.papers;
+    if adj.is_none() && note.is_none() {
+        return String::new();
+    }
+    let ru = lang == Language::Ru;
+    let mut out = String::new();
+    out.push('\n');
+    out.push_str(if ru {
+        "Присуждение (п. 10.5):\n"
+    } else {
+        "Adjudication (10.5):\n"
+    });
+    for side in [Side::White, Side::Black] {
+        let label = match (side, ru) {
+            (Side::White, true) => "Белые",
+            (Side::Black, true) => "Чёрные",
+            (Side::White, false) => "White",
+            (Side::Black, false) => "Black",
+        };
+        match adj.as_ref().and_then(|a| a.analyses[side].as_ref()) {
+            Some(a) => {
+                let eval = a.evaluation.map_or_else(
+                    || {
+                        if ru {
+                            "не указана".to_owned()
+                        } else {
+                            "none given".to_owned()
+                        }
+                    },
+                    |e| e.to_string(),
+                );
+                let late = match (a.is_late, ru) {
+                    (true, true) => ", с опозданием",
+                    (true, false) => ", late",
+                    _ => "",
+                };
+                let _ = if ru {
+                    writeln!(
+                        out,
+                        "  {label}: оценка {eval} ({}{late}): {}",
+                        date_text(a.received, lang),
+                        a.text
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "  {label}: evaluation {eval} ({}{late}): {}",
+                        date_text(a.received, lang),
+                        a.text
+                    )
+                };
+            }
+            None => {
+                let _ = if ru {
+                    writeln!(out, "  {label}: анализ не прислан")
+                } else {
+                    writeln!(out, "  {label}: no analysis")
+                };
+            }
+        }
+    }
+    if let Some(n) = note {
+        let lang_r = if ru {
+            crate::render::Lang::Ru
+        } else {
+            crate::render::Lang::En
+        };
+        let agreed = adj.as_ref().and_then(|a| {
+            let w = a.analyses.white.as_ref()?.evaluation?;
+            let b = a.analyses.black.as_ref()?.evaluation?;
+            (w == b).then_some(w)
+        });
+        let b = crate::office::engine::block_of(n, &l.state, agreed, lang_r);
+        let line = if b.line.is_empty() {
+            "—".to_owned()
+        } else {
+            b.line.clone()
+        };
+        let _ = if ru {
+            writeln!(
+                out,
+                "  Программа: {} — {} ({}); вариант: {line}",
+                b.verdict,
+                if b.proven {
+                    "доказано"
+                } else {
+                    "не доказано"
+                },
+                b.basis
+            )
+        } else {
+            writeln!(
+                out,
+                "  Engine: {} — {} ({}); line: {line}",
+                b.verdict,
+                if b.proven { "proven" } else { "not proven" },
+                b.basis
+            )
+        };
+        if b.contradicts_agreed {
+            out.push_str(if ru {
+                "  Партнёры оценивают позицию одинаково, а программа доказывает другое (п. 10.5.4).\n"
+            } else {
+                "  Both players evaluate it alike, and the engine proves otherwise (10.5.4).\n"
+            });
+        }
+        out.push_str(if ru {
+            "  Программа — лишь довод: решение принимает главный судья (п. 10.5.4, 10.5.5).\n"
+        } else {
+            "  The engine is evidence, not the judge: the chief arbiter decides (10.5.4, 10.5.5).\n"
+        });
+    }
+    out
 }
 
 fn print(text: &str) -> CliResult {

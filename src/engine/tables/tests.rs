@@ -109,8 +109,8 @@ fn in_giveaway_the_side_that_loses_its_pieces_wins() {
 }
 
 #[test]
-fn on_10x10_two_kings_cannot_beat_one_and_three_with_the_long_diagonal_can() {
-    let targets = [Material::new(0, 3, 0, 1), Material::new(0, 2, 0, 1)];
+fn on_10x10_two_kings_cannot_beat_one_nor_three_a_king_on_the_long_diagonal() {
+    let targets = [Material::new(0, 3, 0, 1), Material::new(1, 0, 0, 1)];
     let set = build::build_materials(
         Variant::Hundred,
         &build::closure(&targets),
@@ -124,8 +124,22 @@ fn on_10x10_two_kings_cannot_beat_one_and_three_with_the_long_diagonal_can() {
         Some(Wdl::Draw)
     );
     assert_eq!(
-        verdict(&set, Variant::Hundred, "W:WK46,K48,K50:BK15"),
+        verdict(&set, Variant::Hundred, "W:WK47,K48,K50:BK46"),
+        Some(Wdl::Draw)
+    );
+    assert_eq!(
+        verdict(&set, Variant::Hundred, "B:WK47,K48,K50:BK46"),
+        Some(Wdl::Draw)
+    );
+    // a lone man next to a king with room behind it is taken at once
+    assert_eq!(
+        verdict(&set, Variant::Hundred, "W:WK46:B41"),
         Some(Wdl::Win)
+    );
+    // ... and with Black to move it crowns on c1 (47): a king against a king
+    assert_eq!(
+        verdict(&set, Variant::Hundred, "B:WK46:B41"),
+        Some(Wdl::Draw)
     );
 }
 
@@ -354,8 +368,8 @@ fn the_builder_agrees_with_a_forward_solution_on_10x10_kings() {
 }
 
 #[test]
-#[ignore = "exploration: cargo test --release -- --ignored explore"]
-fn explore_hundred_three_kings_forward() {
+#[ignore = "long at opt-level 1 (20 min): cargo test --release --lib three_kings_on_10x10 -- --ignored"]
+fn the_builder_agrees_with_a_forward_solution_on_three_kings_against_one_on_10x10() {
     agrees_with_forward_solution(
         Variant::Hundred,
         &build::closure(&[Material::new(0, 3, 0, 1)]),
