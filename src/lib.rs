@@ -14,17 +14,19 @@
 //! | [`game`] | applies a `Letter` to a game: repetition, legality, clock, result → verdict + notices due | `rules`, `clock`, `letter` |
 //! | [`command`] | the arbiter's and secretary's command letters → [`command::Orders`] | `clock`, `letter`, `game` (types) |
 //! | [`tournament`] | pairings (Berger tables), standings and tie-breaks, breaks across games, adjudication | `rules`, `clock`, `game` |
+//! | [`engine`] | search, evaluation, endgame tables (built and probed), verdicts for the arbiter | `rules` |
 //! | [`store`] | rusqlite: migrations, and one `Store` type that holds all the SQL | the five above |
 //! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading | no domain module |
 //! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game` |
 //! | [`config`] | TOML → validated `Config` | `clock` |
-//! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start | all but `daemon`, `cli` |
+//! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start; the engine's tables and clock (`office::engine`) | all but `daemon`, `cli` |
 //! | [`daemon`] | tokio loop: fetch → letter → game → store → render → send | all |
 //! | [`cli`] | subcommands, exit codes | all |
 //!
-//! `rules`, `clock`, `letter`, `game` and `tournament` are pure: no I/O, no async, no system
-//! clock (`now` is an argument), and they never name the I/O crates. Nothing depends on
-//! `daemon` or `cli`.
+//! `rules`, `clock`, `letter`, `game`, `tournament` and `engine` are pure: no I/O, no async,
+//! no system clock (`now` is an argument; the engine's time box is a `Deadline` the caller
+//! implements, its tables come in as bytes), and they never name the I/O crates. Nothing
+//! depends on `daemon` or `cli`.
 
 pub mod cli;
 pub mod clock;

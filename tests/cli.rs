@@ -823,3 +823,127 @@ fn games_made_by_the_offices_start_show_and_export() {
     let pdn = f.ok(&["export", "pdn", CIPHER]);
     assert_eq!(pdn.matches("[Result \"*\"]").count(), 3, "{pdn}");
 }
+
+#[test]
+fn analyse_prints_the_verdict_the_line_and_the_figures_as_json() {
+    let f = Federation::new();
+    let out = f.ok(&[
+        "analyse",
+        "--game",
+        "russian",
+        "--fen",
+        "W:Wc3:Bd4",
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["verdict"], "win");
+    assert_eq!(v["proven"], true);
+    assert_eq!(v["pv"], serde_json::json!(["c3:e5"]));
+    assert_eq!(v["basis"], "search");
+    for key in ["score", "depth", "nodes", "nodes_per_second"] {
+        assert!(v[key].is_u64() || v[key].is_i64(), "{key}: {out}");
+    }
+    // 10x10: the line in numbers; an unproven verdict from the start position
+    let v = json(&f.ok(&[
+        "analyse",
+        "--game",
+        "hundred",
+        "--fen",
+        "W:W31-50:B1-20",
+        "--depth",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(v["proven"], false);
+    assert_eq!(v["depth"], 3);
+    let first = v["pv"][0].as_str().unwrap();
+    assert!(first.split('-').all(|n| n.parse::<u8>().is_ok()), "{first}");
+    // the text form, in the config's language
+    let text = f.ok(&[
+        "analyse",
+        "--game",
+        "giveaway",
+        "--fen",
+        "W:Wc3:Bd4",
+        "--depth",
+        "2",
+    ]);
+    assert!(
+        text.contains("Ход белых: выигрыш чёрных (доказано"),
+        "{text}"
+    );
+    assert!(text.contains("Вариант: c3:e5"), "{text}");
+}
+
+#[test]
+fn analyse_refuses_a_bad_position_or_game() {
+    let f = Federation::new();
+    let err = f.refused(&["analyse", "--game", "russian", "--fen", "W:W33:B1"]);
+    assert!(err.contains("33"), "{err}");
+    let err = f.refused(&["analyse", "--game", "chess", "--fen", "W:W21:B1"]);
+    assert!(err.contains("chess"), "{err}");
+    f.refused(&[
+        "analyse", "--game", "russian", "--fen", "W:W21:B1", "--depth", "0",
+    ]);
+}
+
+#[test]
+fn tables_build_writes_checked_slices_resumes_and_analyse_reads_them() {
+    let f = Federation::new();
+    let dir = f.dir.path().join("tables");
+    let d = dir.to_str().unwrap();
+    let out = f.ok(&[
+        "tables", "build", "--game", "russian", "--pieces", "3", "--dir", d,
+    ]);
+    assert!(
+        out.contains("16 slices (16 built, 0 already there)"),
+        "{out}"
+    );
+    assert!(dir.join("russian/0-2-0-1.ztb").exists());
+    // resumed: nothing is built again
+    let (out, progress) = f.expect(
+        0,
+        &[
+            "tables", "build", "--game", "russian", "--pieces", "3", "--dir", d,
+        ],
+    );
+    assert!(out.contains("(0 built, 16 already there)"), "{out}");
+    assert!(
+        progress.contains("already built, checksum good"),
+        "{progress}"
+    );
+    // a damaged file is built again
+    let file = dir.join("russian/1-0-0-2.ztb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, bytes).unwrap();
+    let out = f.ok(&[
+        "tables", "build", "--game", "russian", "--pieces", "3", "--dir", d,
+    ]);
+    assert!(out.contains("(2 built, 14 already there)"), "{out}");
+    // analyse with the tables: a proven verdict from them
+    let v = json(&f.ok(&[
+        "analyse",
+        "--game",
+        "russian",
+        "--fen",
+        "W:WKc1,Ke1:BKh8",
+        "--depth",
+        "4",
+        "--tables",
+        d,
+        "--json",
+    ]));
+    assert_eq!(
+        (v["verdict"].as_str(), v["proven"].as_bool()),
+        (Some("draw"), Some(true))
+    );
+    assert_eq!(v["basis"], "tables");
+    assert!(v["move_count_rule"]["moves"].is_u64(), "{v}");
+    f.refused(&[
+        "tables", "build", "--game", "russian", "--pieces", "9", "--dir", d,
+    ]);
+}

@@ -34,16 +34,33 @@ pub struct AnalyseArgs<'a> {
     pub json: bool,
 }
 
-/// The verdict in words.
-fn verdict_word(v: Verdict, lang: Language) -> &'static str {
-    match (v, lang) {
-        (Verdict::Win, Language::Ru) => "выигрыш",
-        (Verdict::Draw, Language::Ru) => "ничья",
-        (Verdict::Loss, Language::Ru) => "проигрыш",
-        (Verdict::Win, Language::En) => "win",
-        (Verdict::Draw, Language::En) => "draw",
-        (Verdict::Loss, Language::En) => "loss",
-    }
+/// The verdict as a result: whose win, or a draw, and whose move it is.
+fn result_words(
+    v: Verdict,
+    side: crate::rules::Color,
+    lang: Language,
+) -> (&'static str, &'static str) {
+    use crate::rules::Color;
+    let winner = match v {
+        Verdict::Win => Some(side),
+        Verdict::Loss => Some(side.opponent()),
+        Verdict::Draw => None,
+    };
+    let result = match (winner, lang) {
+        (Some(Color::White), Language::Ru) => "выигрыш белых",
+        (Some(Color::Black), Language::Ru) => "выигрыш чёрных",
+        (None, Language::Ru) => "ничья",
+        (Some(Color::White), Language::En) => "White wins",
+        (Some(Color::Black), Language::En) => "Black wins",
+        (None, Language::En) => "draw",
+    };
+    let to_move = match (side, lang) {
+        (Color::White, Language::Ru) => "Ход белых",
+        (Color::Black, Language::Ru) => "Ход чёрных",
+        (Color::White, Language::En) => "White to move",
+        (Color::Black, Language::En) => "Black to move",
+    };
+    (result, to_move)
 }
 
 /// `zaochka analyse --game G --fen FEN [--seconds N] [--depth N] [--tables DIR] [--json]`:
@@ -96,7 +113,7 @@ pub fn analyse(ctx: &Context, args: &AnalyseArgs<'_>) -> CliResult {
         s.push('\n');
         s
     } else {
-        report_text(variant, &a, nps, ctx.config.language)
+        report_text(&pos, &a, nps, ctx.config.language)
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
@@ -124,55 +141,57 @@ pub fn report_json(variant: Variant, a: &Analysis, nodes_per_second: u64) -> ser
     })
 }
 
-fn report_text(variant: Variant, a: &Analysis, nps: u64, lang: Language) -> String {
+fn report_text(pos: &Position, a: &Analysis, nps: u64, lang: Language) -> String {
     let ru = lang == Language::Ru;
     let basis = match (a.basis, ru) {
-        (Basis::GameOver, true) => "партия окончена по правилам",
-        (Basis::Tables, true) => "таблицы окончаний",
-        (Basis::Search, true) if a.proven => "расчёт до конца партии или до таблиц",
-        (Basis::Search, true) => "оценка расчёта, не доказано",
-        (Basis::GameOver, false) => "the game is over by the rules",
-        (Basis::Tables, false) => "endgame tables",
-        (Basis::Search, false) if a.proven => "search to the end of the game or the tables",
-        (Basis::Search, false) => "the search's evaluation, not proven",
+        (Basis::GameOver, true) => "доказано: партия окончена по правилам",
+        (Basis::Tables, true) => "доказано: таблицы окончаний",
+        (Basis::Search, true) if a.proven => "доказано: расчёт до конца партии или до таблиц",
+        (Basis::Search, true) => "не доказано: оценка расчёта",
+        (Basis::GameOver, false) => "proven: the game is over by the rules",
+        (Basis::Tables, false) => "proven: endgame tables",
+        (Basis::Search, false) if a.proven => "proven: search to the end of the game or the tables",
+        (Basis::Search, false) => "not proven: the search's evaluation",
     };
-    let line = engine::line_text(variant, &a.pv).join(" ");
+    let (result, to_move) = result_words(a.verdict, pos.side_to_move(), lang);
+    let line = engine::line_text(pos.variant(), &a.pv).join(" ");
     let mut s = String::new();
     if ru {
+        s.push_str(&format!("{to_move}: {result} ({basis})\n"));
         s.push_str(&format!(
-            "Вердикт для стороны, чей ход: {} ({basis})\n",
-            verdict_word(a.verdict, lang)
-        ));
-        s.push_str(&format!(
-            "Оценка: {}\nГлубина: {} полуходов\n",
-            a.score, a.depth
+            "Оценка для стороны, чей ход: {}\nГлубина: {}\n",
+            a.score,
+            crate::office::engine::ru_count(a.depth, ["полуход", "полухода", "полуходов"])
         ));
         s.push_str(&format!(
             "Вариант: {}\n",
             if line.is_empty() { "—" } else { &line }
         ));
-        s.push_str(&format!("Позиций: {} ({} в секунду)\n", a.nodes, nps));
+        s.push_str(&format!(
+            "Позиций просчитано: {}, в секунду: {nps}\n",
+            a.nodes
+        ));
         if let Some(r) = a.count_rule {
             s.push_str(&format!(
-                "Счёт ходов не учтён: {} ({} ходов).\n",
-                r.ru, r.moves
+                "Счёт ходов не учтён; здесь действует правило: {}.\n",
+                r.ru
             ));
         }
     } else {
+        s.push_str(&format!("{to_move}: {result} ({basis})\n"));
         s.push_str(&format!(
-            "Verdict for the side to move: {} ({basis})\n",
-            verdict_word(a.verdict, lang)
+            "Score for the side to move: {}\nDepth: {} plies\n",
+            a.score, a.depth
         ));
-        s.push_str(&format!("Score: {}\nDepth: {} plies\n", a.score, a.depth));
         s.push_str(&format!(
             "Line: {}\n",
             if line.is_empty() { "-" } else { &line }
         ));
-        s.push_str(&format!("Nodes: {} ({} per second)\n", a.nodes, nps));
+        s.push_str(&format!("Nodes: {}, per second: {nps}\n", a.nodes));
         if let Some(r) = a.count_rule {
             s.push_str(&format!(
-                "Move counts not taken into account: {} ({} moves).\n",
-                r.en, r.moves
+                "Move counts are not taken into account; this rule applies: {}.\n",
+                r.en
             ));
         }
     }
@@ -231,6 +250,7 @@ pub fn build_tables(game: &str, pieces: u32, dir: &Path) -> CliResult {
     let mut last_note = Instant::now();
     let mut built = 0usize;
     let mut loaded = 0usize;
+    let mut paired = false;
     let mut report = |p: &Progress| {
         let step = format!("[{}/{}] {variant} {}", p.finished + 1, p.total, p.material);
         match p.event {
@@ -251,11 +271,17 @@ pub fn build_tables(game: &str, pieces: u32, dir: &Path) -> CliResult {
                 losses,
             } => {
                 built += 1;
+                // a slice and its colours swapped are built together: the time is the pair's
+                let time = if paired {
+                    "with the slice above".to_owned()
+                } else {
+                    format!("in {:.1} s", slice_start.elapsed().as_secs_f64())
+                };
                 eprintln!(
-                    "{step}: {} positions, built and checked in {:.1} s (side to move: {wins} wins, {draws} draws, {losses} losses)",
+                    "{step}: {} positions, built and checked {time} (side to move: {wins} wins, {draws} draws, {losses} losses)",
                     p.entries,
-                    slice_start.elapsed().as_secs_f64()
                 );
+                paired = !paired && p.material.flipped() != p.material;
                 slice_start = Instant::now();
             }
         }
