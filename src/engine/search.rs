@@ -55,7 +55,7 @@ pub struct Limits {
     pub depth: u32,
     /// Stop after about this many nodes.
     pub nodes: u64,
-    /// The transposition table has `2^tt_bits` entries of 24 bytes.
+    /// The transposition table has `2^tt_bits` entries of 16 bytes.
     pub tt_bits: u32,
 }
 

@@ -25,17 +25,57 @@ pub(crate) struct Entry {
     pub best: u8,
 }
 
-const EMPTY: Entry = Entry {
+/// An entry as kept: 16 bytes (scores fit 16 bits, depths 8).
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    score: i16,
+    depth: i8,
+    bound: u8,
+    best: u8,
+}
+
+const EMPTY: Slot = Slot {
     key: 0,
     score: 0,
     depth: -1,
-    bound: Bound::Upper,
+    bound: 2,
     best: u8::MAX,
 };
 
+impl Slot {
+    fn of(e: Entry) -> Slot {
+        Slot {
+            key: e.key,
+            score: e.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            depth: e.depth.clamp(0, 127) as i8,
+            bound: match e.bound {
+                Bound::Exact => 0,
+                Bound::Lower => 1,
+                Bound::Upper => 2,
+            },
+            best: e.best,
+        }
+    }
+
+    fn entry(self) -> Entry {
+        Entry {
+            key: self.key,
+            score: i32::from(self.score),
+            depth: i32::from(self.depth),
+            bound: match self.bound {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            best: self.best,
+        }
+    }
+}
+
 /// The table.
 pub(crate) struct Table {
-    slots: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
@@ -55,7 +95,7 @@ impl Table {
         self.slots[i..i + 2]
             .iter()
             .find(|e| e.key == key && e.depth >= 0)
-            .copied()
+            .map(|s| s.entry())
     }
 
     /// Stores an entry: over the same key, else over the shallower of the bucket's two.
@@ -69,13 +109,26 @@ impl Table {
         } else {
             1
         };
-        bucket[j] = e;
+        bucket[j] = Slot::of(e);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_takes_sixteen_bytes_and_keeps_scores_and_depths() {
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
+        let e = Entry {
+            key: 9,
+            score: -29_990,
+            depth: 37,
+            bound: Bound::Lower,
+            best: 3,
+        };
+        assert_eq!(Slot::of(e).entry(), e);
+    }
 
     #[test]
     fn a_stored_entry_is_found_by_its_key_and_the_deeper_one_is_kept() {

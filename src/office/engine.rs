@@ -73,7 +73,7 @@ pub fn load_tables(dir: &Path, variant: Variant) -> std::io::Result<Loaded> {
     Ok(out)
 }
 
-/// The limits the config sets: its depth, a table of 2^22 entries (96 MiB).
+/// The limits the config sets: its depth, a table of 2^22 entries (64 MiB).
 pub fn limits(config: &crate::config::EngineConfig) -> Limits {
     Limits {
         depth: config.depth,
