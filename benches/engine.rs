@@ -2,10 +2,13 @@
 //!
 //! ```text
 //! cargo bench --bench engine                         # nodes/s: start positions and a middlegame
-//! cargo bench --bench engine -- selfplay [--depth 6] [--plies 2] [--game russian]
+//! cargo bench --bench engine -- selfplay [--depth 6] [--plies 3] [--game russian]
 //!                                                    # tuned against untuned weights
-//! cargo bench --bench engine -- tune [--depth 4] [--rounds 2] [--game russian]
+//! cargo bench --bench engine -- tune [--depth 4] [--rounds 2] [--plies 3] [--step 6] [--keep 0.53]
+//!                                    [--from W] [--game russian]
 //!                                                    # the self-play tuning itself
+//! cargo bench --bench engine -- match --a W1 --b W2 [--depth 6] [--plies 3] [--game russian]
+//!                                                    # two weight lists (comma separated) against each other
 //! cargo bench --bench engine -- agreement --tables DIR [--pieces 5] [--positions 1000] [--depth 8]
 //!                                                    # searched verdicts against the tables
 //! ```
@@ -36,6 +39,7 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("selfplay") => selfplay(&args),
         Some("tune") => tune(&args),
+        Some("match") => weights_match(&args),
         Some("agreement") => agreement(&args),
         _ => speed(),
     }
@@ -116,10 +120,40 @@ fn report(label: &str, r: &MatchResult) {
     );
 }
 
+/// A weight list `a,b,c,…` given after `name`.
+fn weights_arg(args: &[String], name: &str) -> Option<Weights> {
+    let text: String = arg(args, name, String::new());
+    let p: Vec<i32> = text
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .collect();
+    let p: [i32; zaochka::engine::eval::WEIGHT_COUNT] = p.try_into().ok()?;
+    Some(Weights { p })
+}
+
+fn weights_match(args: &[String]) {
+    let variant: Variant = arg(args, "--game", Variant::Russian);
+    let depth = arg(args, "--depth", 6u32);
+    let plies = arg(args, "--plies", 3u32);
+    let a = weights_arg(args, "--a").unwrap_or(Weights::tuned(variant));
+    let b = weights_arg(args, "--b").unwrap_or(Weights::untuned(variant));
+    let open = openings(variant, plies);
+    println!(
+        "{variant}: {:?} against {:?}, depth {depth}, {} openings ({plies} plies) x 2",
+        a.p,
+        b.p,
+        open.len()
+    );
+    let t = Instant::now();
+    let r = play_match(&player(a, depth), &player(b, depth), &open, None, 200);
+    report("a v b", &r);
+    println!("{:.0} s", t.elapsed().as_secs_f64());
+}
+
 fn selfplay(args: &[String]) {
     let variant: Variant = arg(args, "--game", Variant::Russian);
     let depth = arg(args, "--depth", 6u32);
-    let plies = arg(args, "--plies", 2u32);
+    let plies = arg(args, "--plies", 3u32);
     let games = arg(args, "--max-plies", 200usize);
     let tuned = player(Weights::tuned(variant), depth);
     let untuned = player(Weights::untuned(variant), depth);
@@ -134,16 +168,19 @@ fn selfplay(args: &[String]) {
     println!("{:.0} s", t.elapsed().as_secs_f64());
 }
 
-/// Coordinate search by self-play: each weight in turn is moved up and down by a step; a
-/// change is kept when the new weights beat the current ones (score above 50% plus a margin)
-/// in a match from every opening with both colours.
+/// Coordinate search by self-play: each weight in turn is moved up and down by half its
+/// value (at least `--step`); a change is kept when the new weights beat the current ones
+/// (a score above `--keep`, 53% by default) in a match from every opening with both colours. A round that keeps
+/// nothing ends the search (the matches are deterministic: another would repeat it).
 fn tune(args: &[String]) {
     let variant: Variant = arg(args, "--game", Variant::Russian);
     let depth = arg(args, "--depth", 4u32);
     let rounds = arg(args, "--rounds", 2u32);
-    let plies = arg(args, "--plies", 2u32);
+    let plies = arg(args, "--plies", 3u32);
+    let step_min = arg(args, "--step", 6i32);
     let open = openings(variant, plies);
-    let mut current = Weights::untuned(variant);
+    let keep = arg(args, "--keep", 0.53f64);
+    let mut current = weights_arg(args, "--from").unwrap_or(Weights::untuned(variant));
     println!(
         "{variant}: tuning from {:?}, depth {depth}, {} openings x 2",
         current.p,
@@ -151,8 +188,9 @@ fn tune(args: &[String]) {
     );
     let t = Instant::now();
     for round in 1..=rounds {
+        let before = current;
         for (i, name) in WEIGHT_NAMES.iter().enumerate() {
-            let step = (current.p[i].abs() / 4).max(2);
+            let step = (current.p[i].abs() / 2).max(step_min);
             for sign in [1, -1] {
                 let mut cand = current;
                 cand.p[i] += sign * step;
@@ -167,7 +205,7 @@ fn tune(args: &[String]) {
                     160,
                 );
                 let (p, _) = r.score();
-                let kept = p > 0.53;
+                let kept = p > keep;
                 println!(
                     "round {round} {:28} {:>5} -> {:>5}: +{} ={} -{} {:.1}% {}  [{:.0} s]",
                     name,
@@ -187,6 +225,9 @@ fn tune(args: &[String]) {
             }
         }
         println!("after round {round}: {:?}", current.p);
+        if current == before {
+            break;
+        }
     }
 }
 

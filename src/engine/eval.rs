@@ -206,15 +206,26 @@ impl Evaluator {
         score += p[BACK] * (n(wm & self.white_back) - n(bm & self.black_back));
         score += p[ROAD] * (n(wk & self.road) - n(bk & self.road));
         score += p[MOBILITY] * (mw - mb);
-        // A lone king against a few pieces with no men to crown is a draw far more often
-        // than the material says (three kings against one need the main road, 10x10 needs
-        // more): the score shrinks towards zero.
+        // A lone king holds a draw against few pieces far more often than the material
+        // says (theory, and the tables): on 8x8 against two pieces, or three with the lone
+        // king on the main road; on 10x10 against three. There the score is next to nothing;
+        // against one piece more it shrinks by the tuned scale.
         if self.variant != Variant::Giveaway {
-            let lone = |mine: u64, men: u64, theirs: u64| {
-                n(mine) == 1 && men == 0 && n(theirs) <= if self.size == 8 { 3 } else { 4 }
-            };
-            if lone(black, bm, white) || lone(white, wm, black) {
-                score = score * p[LONE_SCALE] / 16;
+            for (lone, lone_men, strong) in [(black, bm, white), (white, wm, black)] {
+                if n(lone) != 1 || lone_men != 0 {
+                    continue;
+                }
+                let s = n(strong);
+                let (drawn, hard) = if self.size == 8 {
+                    (s <= 2 || (s == 3 && lone & self.road != 0), s <= 3)
+                } else {
+                    (s <= 3, s <= 4)
+                };
+                if drawn {
+                    score /= 16;
+                } else if hard {
+                    score = score * p[LONE_SCALE] / 16;
+                }
             }
         }
         score
