@@ -7,6 +7,7 @@ mod e2e;
 mod letters;
 mod mail;
 mod rules;
+mod scripts;
 mod store;
 mod support;
 mod templates;
