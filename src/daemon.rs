@@ -398,6 +398,95 @@ mod tests {
         assert!(mailbox.unprocessed().is_empty());
     }
 
+    #[tokio::test]
+    async fn one_pass_handles_the_whole_backlog_past_every_batch_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = crate::mail::maildir::Maildir::open(dir.path())
+            .unwrap()
+            .with_max_per_fetch(100);
+        for n in 0..450 {
+            maildir.deliver_to_inbox(letter(n).as_bytes()).unwrap();
+        }
+        let mailbox = MemoryMailbox::new();
+        let mut d = daemon(&mailbox);
+        d.inbox = AnyInbox::Maildir(maildir);
+        let pass = d.run(true, std::future::pending()).await.unwrap();
+        assert_eq!(pass.letters, 450, "{pass:?}");
+        assert_eq!(
+            pass.sent, 450,
+            "one answer each, past the batch of 200: {pass:?}"
+        );
+        assert_eq!(pass.waiting, 0);
+        assert_eq!(mailbox.sent().len(), 450);
+    }
+
+    #[tokio::test]
+    async fn a_server_down_puts_off_the_outbox_and_gives_nothing_up_and_a_5xx_gives_up_one() {
+        use crate::mail::memory::Failure;
+        let mailbox = MemoryMailbox::new();
+        for n in 0..5 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        mailbox.fail_sends(Some(Failure::Transient));
+        let mut d = daemon(&mailbox);
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.sent, pass.send_failures), (5, 0, 1));
+        assert_eq!(mailbox.send_attempts(), 1, "the rest waits for the server");
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!((summary.waiting, summary.given_up), (5, 0), "{summary:?}");
+        // the next pass before the retry tries nothing
+        d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(mailbox.send_attempts(), 1);
+        // an hour later the server is back: everything goes, in the order queued
+        mailbox.fail_sends(None);
+        d.clock = Clock::Fixed(d.clock.now() + chrono::TimeDelta::hours(1));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.sent, 5);
+        let to: Vec<String> = mailbox
+            .sent()
+            .iter()
+            .map(|m| m.recipients[0].clone())
+            .collect();
+        let want: Vec<String> = (0..5).map(|n| format!("stranger{n}@example.com")).collect();
+        assert_eq!(to, want);
+
+        // a letter the server refuses is given up alone
+        mailbox.push(letter(7), Utc::now());
+        mailbox.fail_sends(Some(Failure::Permanent));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.send_failures, 1);
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!((summary.waiting, summary.given_up), (0, 1), "{summary:?}");
+    }
+
+    #[tokio::test]
+    async fn a_missing_outbox_folder_keeps_the_letters_waiting_until_it_is_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = crate::mail::maildir::Maildir::open(dir.path()).unwrap();
+        let mailbox = MemoryMailbox::new();
+        mailbox.push(letter(1), Utc::now());
+        let mut d = daemon(&mailbox);
+        d.outbox = AnyOutbox::Maildir(maildir.clone());
+        std::fs::remove_dir_all(maildir.outbox_dir()).unwrap();
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.sent, pass.send_failures, pass.waiting), (0, 1, 1));
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!(
+            summary.given_up, 0,
+            "never given up for a folder: {summary:?}"
+        );
+        crate::mail::maildir::Maildir::open(dir.path()).unwrap();
+        d.clock = Clock::Fixed(d.clock.now() + chrono::TimeDelta::minutes(2));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.sent, pass.waiting), (1, 0));
+        assert_eq!(
+            std::fs::read_dir(maildir.outbox_dir().join("new"))
+                .unwrap()
+                .count(),
+            1
+        );
+    }
+
     #[tokio::test(start_paused = true)]
     async fn sigterm_while_waiting_for_mail_ends_the_run_after_the_pass_in_hand() {
         let mailbox = MemoryMailbox::new();

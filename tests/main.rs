@@ -4,6 +4,7 @@ mod arbiter;
 mod cli;
 mod daemon;
 mod e2e;
+mod faults;
 mod letters;
 mod mail;
 mod rules;

@@ -55,6 +55,7 @@ WAIT="${MAILSTACK_WAIT:-30}"
 USERS="zaochka@tournament.test:zaochkapass alice@players.test:alicepass bob@players.test:bobpass carol@players.test:carolpass dave@players.test:davepass arbiter@federation.test:arbiterpass secretary@federation.test:secretarypass"
 for i in $(seq -w 1 16); do USERS="$USERS box$i@tests.test:box${i}pass"; done
 for i in $(seq 17 24); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # e2e tests (tests/e2e.rs)
+for i in $(seq 25 28); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # faults (tests/faults.rs)
 USERS="$USERS ${MAILSTACK_EXTRA_USERS:-}"
 
 # ---------------------------------------------------------------- packages

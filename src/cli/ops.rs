@@ -151,11 +151,25 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
             pass.skipped
         );
         if pass.has_unhandled() {
+            let plural = |n: usize, one: &str, many: &str| {
+                format!("{n} {}", if n == 1 { one } else { many })
+            };
+            let mut left = Vec::new();
+            if pass.unhandled > 0 {
+                left.push(format!(
+                    "{} unhandled (kept in the mailbox, tried again by the next pass)",
+                    plural(pass.unhandled, "letter", "letters")
+                ));
+            }
+            if pass.skipped > 0 {
+                left.push(format!(
+                    "{} in the mailbox that are not readable letters (left where they are)",
+                    plural(pass.skipped, "entry", "entries")
+                ));
+            }
             return Err(refused(format!(
-                "the pass left {} letter(s) unhandled (kept in the mailbox, tried again next \
-                 time) and {} entry(ies) in the mailbox that are not readable letters; the log \
-                 above says which and why",
-                pass.unhandled, pass.skipped
+                "the pass left {}; the log above says which and why",
+                left.join(" and ")
             )));
         }
     }
