@@ -251,7 +251,7 @@ struct Table {
 }
 
 fn numbered(ply: usize, text: &str) -> String {
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         format!("{}. {text}", ply / 2 + 1)
     } else {
         format!("{}... {text}", ply / 2 + 1)
@@ -489,7 +489,7 @@ async fn main() -> anyhow::Result<()> {
             }
             let mv = moves[rng.below(moves.len())].clone();
             let text = numbered(t.plies, &mv.to_text(false).to_string());
-            let from = if t.plies % 2 == 0 {
+            let from = if t.plies.is_multiple_of(2) {
                 t.white.clone()
             } else {
                 t.black.clone()
