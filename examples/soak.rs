@@ -395,6 +395,7 @@ async fn main() -> anyhow::Result<()> {
     let mut next_kill = Instant::now() + Duration::from_millis(500 + rng.below(4000) as u64);
     let mut outage: Option<Instant> = None; // Postfix stopped at
     let mut outage_done = false;
+    let mut outage_took = Duration::ZERO;
     let mut dovecot_restarted = false;
     let mut judged_ids: HashMap<String, String> = HashMap::new(); // message id → outcome
     let mut last_row = 0i64;
@@ -466,7 +467,8 @@ async fn main() -> anyhow::Result<()> {
             && at.elapsed() >= a.outage
         {
             stack.postfix("start")?;
-            println!("soak: Postfix started again after {:?}", at.elapsed());
+            outage_took = at.elapsed();
+            println!("soak: Postfix started again after {outage_took:?}");
             outage = None;
             outage_done = true;
         }
@@ -665,7 +667,7 @@ async fn main() -> anyhow::Result<()> {
          {given_up} given up; slowest letter judged after {slowest:?}; {:.0} s, {:.1} letters/s",
         tables.len(),
         stored as usize == sent && distinct == stored,
-        a.outage,
+        outage_took,
         took.as_secs_f64(),
         sent as f64 / took.as_secs_f64()
     );
