@@ -9,6 +9,10 @@
 //! the shared stack; the SMTP test runs its own private stack), so they run in parallel
 //! without reading each other's mail. Letters are found by Message-ID, never as "the newest".
 //! Ignored without the stack; `scripts/test.sh` runs them (and fails them when it is missing).
+//!
+//! They run in the default sender check (`senders = "dkim"`): every letter is signed by its
+//! From domain before it is submitted, as the sender's provider would sign it, and the daemon
+//! reads the test key from a `dns_records` file.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -34,6 +38,10 @@ fn config(bot: &str, db: &Path) -> Config {
         secretary: "secretary@federation.test".into(),
         federation: "Федерация заочных шашек".into(),
         database: db.into(),
+        auth: zaochka::config::AuthConfig {
+            dns_records: Some(crate::support::stack_dns_records()),
+            ..Default::default()
+        },
         ..Config::default()
     }
 }
@@ -101,14 +109,15 @@ type MailDaemon = Daemon<ImapInbox, SmtpOutbox>;
 /// The daemon on IMAP (STARTTLS) and SMTP submission (STARTTLS + AUTH) as `bot`.
 fn daemon(stack: &MailStack, bot: &str, store: Store, clock: Clock) -> MailDaemon {
     let db = Path::new("unused");
-    Daemon {
-        office: Office::new(config(bot, db)),
+    Daemon::new(
+        Office::new(config(bot, db)),
         store,
-        inbox: ImapInbox::new(stack.imap(bot, TlsMode::StartTls)).expect("imap settings"),
-        outbox: SmtpOutbox::new(stack.smtp(bot, TlsMode::StartTls)).expect("smtp settings"),
+        ImapInbox::new(stack.imap(bot, TlsMode::StartTls)).expect("imap settings"),
+        SmtpOutbox::new(stack.smtp(bot, TlsMode::StartTls)).expect("smtp settings"),
         clock,
-        max_wait: Duration::from_millis(500),
-    }
+        Duration::from_millis(500),
+    )
+    .expect("the sender check")
 }
 
 /// Passes of the daemon until `done` holds of its store (20 s at most). Transient mailbox
@@ -167,8 +176,9 @@ async fn arrived(stack: &MailStack, user: &str, message_id: &str) -> Vec<u32> {
 }
 
 /// Sends `raw` as `from` through the submission port with STARTTLS and AUTH, as a mail client
-/// does.
+/// does, signed by its domain (the provider's DKIM).
 async fn send_as(stack: &MailStack, from: &str, to: &str, message_id: &str, raw: Vec<u8>) {
+    let raw = crate::support::signed_by_provider(&raw);
     let mut outbox = SmtpOutbox::new(stack.smtp(from, TlsMode::StartTls)).expect("smtp settings");
     outbox
         .send(&OutgoingMail {

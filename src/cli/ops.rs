@@ -62,14 +62,16 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
         let (inbox, outbox) = open_transports(&ctx.config.transport, ctx.now)
             .context("mail transport")
             .map_err(CliError::Broken)?;
-        let mut daemon = Daemon {
-            office: Office::new(ctx.config.clone()),
+        let mut daemon = Daemon::new(
+            Office::new(ctx.config.clone()),
             store,
             inbox,
             outbox,
-            clock: ctx.now.map(Clock::Fixed).unwrap_or(Clock::System),
-            max_wait: poll_of(&ctx.config),
-        };
+            ctx.now.map(Clock::Fixed).unwrap_or(Clock::System),
+            poll_of(&ctx.config),
+        )
+        .context("[auth]")
+        .map_err(CliError::Broken)?;
         daemon
             .run(once, shutdown_signal())
             .await
@@ -77,8 +79,14 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
     })?;
     if once {
         println!(
-            "letters {} (judged {}, seen before {}), deadlines {}, sent {}, send failures {}",
-            pass.letters, pass.judged, pass.seen, pass.deadlines, pass.sent, pass.send_failures
+            "letters {} (judged {}, seen before {}), deadlines {}, sent {}, send failures {}, waiting for the DNS {}",
+            pass.letters,
+            pass.judged,
+            pass.seen,
+            pass.deadlines,
+            pass.sent,
+            pass.send_failures,
+            pass.waiting
         );
     }
     Ok(())
@@ -152,14 +160,16 @@ pub(crate) fn pass_at(
             .map_err(|e| CliError::Broken(e.into()))?
             .with_received_override(Some(at));
         let outbox = Maildir::open(maildir).map_err(|e| CliError::Broken(e.into()))?;
-        let mut daemon = Daemon {
-            office: Office::new(config.clone()),
+        let mut daemon = Daemon::new(
+            Office::new(config.clone()),
             store,
-            inbox: AnyInbox::Maildir(inbox),
-            outbox: AnyOutbox::Maildir(outbox),
-            clock: Clock::Fixed(at),
-            max_wait: Duration::from_millis(200),
-        };
+            AnyInbox::Maildir(inbox),
+            AnyOutbox::Maildir(outbox),
+            Clock::Fixed(at),
+            Duration::from_millis(200),
+        )
+        .context("[auth]")
+        .map_err(CliError::Broken)?;
         let pass = daemon
             .run(true, std::future::pending())
             .await
