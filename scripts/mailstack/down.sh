@@ -5,7 +5,8 @@
 #
 # Stops exactly the two master daemons whose pid files are under DIR
 # (DIR/run/dovecot/master.pid, DIR/spool/pid/master.pid), after checking that
-# each pid really is that daemon started for DIR. Both get SIGTERM at once and
+# each pid really is that daemon started for DIR, and the OpenDKIM milter
+# (DIR/opendkim/opendkim.pid, started with -x DIR/opendkim/opendkim.conf). Both get SIGTERM at once and
 # take their children with them (about 2 s). Anything left in their sessions
 # after 10 s gets SIGKILL. --purge also deletes DIR. Safe to run when nothing
 # is running; exit status 0 unless a daemon could not be stopped.
@@ -55,6 +56,17 @@ verify() {
 
 D="$(verify dovecot "$DIR/run/dovecot/master.pid" dovecot "$DIR/dovecot/dovecot.conf")"
 P="$(verify postfix "$DIR/spool/pid/master.pid" master "$DIR/postfix")"
+K="$(verify opendkim "$DIR/opendkim/opendkim.pid" opendkim "$DIR/opendkim/opendkim.conf")"
+if [ -n "$K" ]; then
+  kill -TERM "$K" 2>/dev/null
+  for _ in $(seq 1 100); do kill -0 "$K" 2>/dev/null || break; sleep 0.05; done
+  if kill -0 "$K" 2>/dev/null; then
+    echo "mailstack: opendkim (pid $K) still running after 5 s; SIGKILL" >&2
+    kill -KILL "$K" 2>/dev/null
+  fi
+  rm -f "$DIR/opendkim/opendkim.pid"
+  echo "mailstack: stopped opendkim (pid $K)" >&2
+fi
 MASTERS="$D $P"
 MASTERS="$(echo $MASTERS)"
 if [ -z "$MASTERS" ]; then

@@ -840,8 +840,10 @@ fn authres(raw: &[u8], authserv_id: &str) -> Authentication {
         }
     };
 
-    // The top block: delivery stamps added after our MX may stand above it; it ends at the
-    // first Received, at a field of another id, or at any other field.
+    // The top block. Above it may stand only what the final delivery adds after our MX:
+    // Return-Path, Delivered-To, X-Original-To, and the Received field of an LMTP hop
+    // (Dovecot's). It ends at any other Received (the MX's own, written below the fields its
+    // milters insert), at a field of another id, or at any other field.
     let mut ours: Vec<ResInfo> = Vec::new();
     let mut started = false;
     for h in message.headers() {
@@ -857,9 +859,20 @@ fn authres(raw: &[u8], authserv_id: &str) -> Authentication {
                 _ => break,
             }
         }
-        let is_stamp = ["Return-Path", "Delivered-To", "X-Original-To"]
-            .iter()
-            .any(|s| name.eq_ignore_ascii_case(s));
+        let is_lmtp = name.eq_ignore_ascii_case("Received") && {
+            let value =
+                String::from_utf8_lossy(&raw[h.offset_start as usize..h.offset_end as usize])
+                    .to_ascii_lowercase();
+            value
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w == ["with", "lmtp"])
+        };
+        let is_stamp = is_lmtp
+            || ["Return-Path", "Delivered-To", "X-Original-To"]
+                .iter()
+                .any(|s| name.eq_ignore_ascii_case(s));
         if started || !is_stamp {
             break;
         }

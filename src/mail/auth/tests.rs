@@ -440,3 +440,33 @@ fn base64_matches_the_standard_alphabet() {
     assert_eq!(base64(b"fo"), "Zm8=");
     assert_eq!(base64(b"foobar"), "Zm9vYmFy");
 }
+
+#[tokio::test]
+async fn authres_reads_a_letter_as_postfix_opendkim_and_dovecot_lmtp_delivered_it() {
+    // Delivered by the test stack: Dovecot's LMTP Received on top, then OpenDKIM's field
+    // (inserted above Postfix's own Received), then Postfix's Received.
+    let raw = include_bytes!("../../../tests/data/auth/opendkim-lmtp-delivered.eml");
+    let a = check(&authres_mode(), DnsTable::default(), raw).await;
+    assert_eq!(a.result, AuthResult::Pass, "{a:?}");
+    assert_eq!(a.domain.as_deref(), Some("dkim.test"));
+    // The same field written by a sender below Postfix's Received is not believed.
+    let text = String::from_utf8_lossy(raw).into_owned();
+    let at = text.find("Authentication-Results").unwrap();
+    let end = text[at..].find("\nReceived: from [127.0.0.1]").unwrap() + at + 1;
+    let field = &text[at..end];
+    let moved = text.replacen(field, "", 1).replacen(
+        "From: white@dkim.test",
+        &format!("{field}From: white@dkim.test"),
+        1,
+    );
+    let a = check(&authres_mode(), DnsTable::default(), moved.as_bytes()).await;
+    assert_eq!(a.result, AuthResult::None, "{a:?}");
+    // And OpenDKIM's signature verifies in "dkim" mode, from the key it published.
+    let keys = DnsTable::parse(include_str!(
+        "../../../tests/data/auth/opendkim-lmtp-delivered.dns"
+    ))
+    .unwrap();
+    let a = check(&dkim(), keys, raw).await;
+    assert_eq!(a.result, AuthResult::Pass, "{a:?}");
+    assert_eq!(a.domain.as_deref(), Some("dkim.test"));
+}
