@@ -907,7 +907,7 @@ async fn a_move_postfix_signed_with_opendkim_is_played_and_a_forged_resignation_
     // OpenDKIM (the milter of the stack's submission port) signs mail of dkim.test; its
     // published key is in a dns_records file, read by zaochka's own resolver path.
     let records = std::env::var("MAILSTACK_DKIM_RECORDS").expect("up.sh writes it");
-    let (bot, a, b) = ("box25@tests.test", "white@dkim.test", "black@dkim.test");
+    let (bot, a, b) = ("box29@tests.test", "white@dkim.test", "black@dkim.test");
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("zaochka.sqlite");
     let mut config = config(bot, &db);
