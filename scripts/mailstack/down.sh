@@ -56,17 +56,6 @@ verify() {
 
 D="$(verify dovecot "$DIR/run/dovecot/master.pid" dovecot "$DIR/dovecot/dovecot.conf")"
 P="$(verify postfix "$DIR/spool/pid/master.pid" master "$DIR/postfix")"
-K="$(verify opendkim "$DIR/opendkim/opendkim.pid" opendkim "$DIR/opendkim/opendkim.conf")"
-if [ -n "$K" ]; then
-  kill -TERM "$K" 2>/dev/null
-  for _ in $(seq 1 100); do kill -0 "$K" 2>/dev/null || break; sleep 0.05; done
-  if kill -0 "$K" 2>/dev/null; then
-    echo "mailstack: opendkim (pid $K) still running after 5 s; SIGKILL" >&2
-    kill -KILL "$K" 2>/dev/null
-  fi
-  rm -f "$DIR/opendkim/opendkim.pid"
-  echo "mailstack: stopped opendkim (pid $K)" >&2
-fi
 MASTERS="$D $P"
 MASTERS="$(echo $MASTERS)"
 if [ -z "$MASTERS" ]; then
@@ -101,6 +90,19 @@ else
   rm -f "$DIR/run/dovecot/master.pid"
   echo "mailstack: stopped${D:+ dovecot (pid $D)}${P:+ postfix (pid $P)} in $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
   [ "$rc" = 0 ] || { echo "mailstack: ERROR: could not stop everything" >&2; exit 1; }
+fi
+
+# OpenDKIM last: it waits for the milter connections Postfix keeps open.
+K="$(verify opendkim "$DIR/opendkim/opendkim.pid" opendkim "$DIR/opendkim/opendkim.conf")"
+if [ -n "$K" ]; then
+  kill -TERM "$K" 2>/dev/null
+  for _ in $(seq 1 100); do kill -0 "$K" 2>/dev/null || break; sleep 0.05; done
+  if kill -0 "$K" 2>/dev/null; then
+    echo "mailstack: opendkim (pid $K) still running after 5 s; SIGKILL" >&2
+    kill -KILL "$K" 2>/dev/null
+  fi
+  rm -f "$DIR/opendkim/opendkim.pid"
+  echo "mailstack: stopped opendkim (pid $K)" >&2
 fi
 
 if [ "$PURGE" = 1 ]; then
