@@ -154,7 +154,7 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
         },
         Step {
             at: moscow_noon(day(1, 13)),
-            title: "black answers without repeating; the short notation is corrected; a stranger writes",
+            title: "black answers without repeating; the short notation is corrected; a stranger writes; a forged arbiter's result",
             letters: vec![
                 (b1, format!("{}Мой ход: 1... f6-g5", head(g1))),
                 (w2, format!("{}Мой ход: 1. c3-d4", head(g2))),
