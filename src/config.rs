@@ -47,6 +47,8 @@ pub struct Config {
     pub rules: RulesConfig,
     /// The arbiter's engine: endgame tables and thinking time.
     pub engine: EngineConfig,
+    /// How a letter proves its sender.
+    pub auth: AuthConfig,
 }
 
 /// `[engine]`: the engine behind `zaochka analyse` and the adjudication package (10.5.4).
@@ -69,6 +71,46 @@ impl Default for EngineConfig {
             depth: 100,
         }
     }
+}
+
+/// How a letter proves its sender, on top of coming from the registered address (`[auth]`
+/// `senders`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Senders {
+    /// A DKIM signature that verifies, made by the From address's domain (`d=` equal to it,
+    /// or DMARC-aligned with it), checked inside zaochka (the default).
+    #[default]
+    Dkim,
+    /// The Authentication-Results fields that the federation's own MX adds
+    /// ([`AuthConfig::authserv_id`]).
+    Authres,
+    /// The registered address alone (a closed network, a test rig).
+    Address,
+}
+
+impl fmt::Display for Senders {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Senders::Dkim => "dkim",
+            Senders::Authres => "authres",
+            Senders::Address => "address",
+        })
+    }
+}
+
+/// `[auth]`: who may move a game.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AuthConfig {
+    /// The proof asked of a letter.
+    pub senders: Senders,
+    /// The authserv-id of the MX's Authentication-Results fields (`senders = "authres"`).
+    pub authserv_id: String,
+    /// Domains whose players' mail is accepted on the address alone (lower case). Officials'
+    /// commands never fall under it.
+    pub unsigned_domains: Vec<String>,
+    /// A file of DNS TXT records (`NAME TEXT` lines) used instead of DNS; `None`: DNS.
+    pub dns_records: Option<PathBuf>,
 }
 
 /// The language of outgoing letters.
@@ -288,6 +330,7 @@ impl Default for Config {
             }),
             rules: RulesConfig::default(),
             engine: EngineConfig::default(),
+            auth: AuthConfig::default(),
         }
     }
 }
@@ -348,6 +391,7 @@ struct RawConfig {
     smtp: RawSmtp,
     rules: RawRules,
     engine: RawEngine,
+    auth: RawAuth,
 }
 
 #[derive(Debug, Deserialize)]
@@ -366,6 +410,80 @@ impl Default for RawEngine {
             seconds: d.seconds,
             depth: d.depth,
         }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawAuth {
+    senders: String,
+    authserv_id: String,
+    unsigned_domains: Vec<String>,
+    dns_records: String,
+}
+
+impl Default for RawAuth {
+    fn default() -> Self {
+        RawAuth {
+            senders: "dkim".into(),
+            authserv_id: String::new(),
+            unsigned_domains: Vec::new(),
+            dns_records: String::new(),
+        }
+    }
+}
+
+impl RawAuth {
+    fn validate(self) -> Result<AuthConfig, ConfigError> {
+        let senders = match self.senders.trim() {
+            "dkim" => Senders::Dkim,
+            "authres" => Senders::Authres,
+            "address" => Senders::Address,
+            other => {
+                return Err(invalid(
+                    "auth.senders",
+                    other,
+                    "must be \"dkim\", \"authres\" or \"address\"",
+                ));
+            }
+        };
+        let authserv_id = self.authserv_id.trim().to_owned();
+        if senders == Senders::Authres && authserv_id.is_empty() {
+            return Err(invalid(
+                "auth.authserv_id",
+                "",
+                "senders = \"authres\" needs the authserv-id your MX writes in its \
+                 Authentication-Results fields (e.g. its host name)",
+            ));
+        }
+        if authserv_id.contains(|c: char| c.is_whitespace() || c == ';') {
+            return Err(invalid(
+                "auth.authserv_id",
+                &authserv_id,
+                "an authserv-id has no spaces or ';'",
+            ));
+        }
+        let mut unsigned_domains = Vec::new();
+        for d in &self.unsigned_domains {
+            let domain = d.trim().trim_end_matches('.').to_ascii_lowercase();
+            if domain.is_empty()
+                || domain.contains(|c: char| c.is_whitespace() || "@<>,;\"".contains(c))
+                || !domain.contains('.') && domain != "localhost"
+            {
+                return Err(invalid(
+                    "auth.unsigned_domains",
+                    d,
+                    "not a domain like example.org",
+                ));
+            }
+            unsigned_domains.push(domain);
+        }
+        Ok(AuthConfig {
+            senders,
+            authserv_id,
+            unsigned_domains,
+            dns_records: optional_path(&self.dns_records),
+        })
     }
 }
 
@@ -450,6 +568,7 @@ impl Default for RawConfig {
             smtp: RawSmtp::default(),
             rules: RawRules::default(),
             engine: RawEngine::default(),
+            auth: RawAuth::default(),
         }
     }
 }
@@ -768,6 +887,7 @@ impl RawConfig {
                 seconds: e.seconds,
                 depth: e.depth,
             },
+            auth: self.auth.validate()?,
         })
     }
 }
@@ -990,5 +1110,33 @@ mod tests {
                     password_env = \"A\"\npassword_command = \"b\"\n[smtp]\nhost = \"h\"";
         let err = Config::from_toml(text).unwrap_err().to_string();
         assert!(err.contains("imap.password_command"), "{err}");
+    }
+
+    #[test]
+    fn senders_default_to_dkim_and_authres_needs_its_authserv_id() {
+        assert_eq!(Config::default().auth.senders, Senders::Dkim);
+        let err = Config::from_toml("[auth]\nsenders = \"authres\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'auth.authserv_id'"), "{err}");
+        let c = Config::from_toml(
+            "[auth]\nsenders = \"authres\"\nauthserv_id = \"mx.federation.test\"\n\
+             unsigned_domains = [\"Old-Mail.Example.\"]\ndns_records = \"/etc/zaochka/dns\"",
+        )
+        .unwrap();
+        assert_eq!(c.auth.senders, Senders::Authres);
+        assert_eq!(c.auth.authserv_id, "mx.federation.test");
+        assert_eq!(
+            c.auth.unsigned_domains,
+            vec!["old-mail.example".to_string()]
+        );
+        assert_eq!(c.auth.dns_records, Some(PathBuf::from("/etc/zaochka/dns")));
+        for bad in [
+            "[auth]\nsenders = \"spf\"",
+            "[auth]\nunsigned_domains = [\"user@example.org\"]",
+        ] {
+            let err = Config::from_toml(bad).unwrap_err().to_string();
+            assert!(err.contains("'auth."), "{bad}: {err}");
+        }
     }
 }
