@@ -4,6 +4,7 @@ mod arbiter;
 mod cli;
 mod daemon;
 mod e2e;
+mod fuzz;
 mod letters;
 mod mail;
 mod rules;
