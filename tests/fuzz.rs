@@ -138,7 +138,7 @@ impl Corpus {
         for variant in [Variant::Russian, Variant::Hundred, Variant::Giveaway] {
             for _ in 0..6 {
                 let mut pos = Position::start(variant);
-                let mut record = zaochka::rules::GameRecord::new(pos.clone());
+                let mut record = zaochka::rules::GameRecord::new(pos);
                 for _ in 0..rng.below(120) {
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
@@ -1005,7 +1005,7 @@ impl Campaign {
 
         let sent = &self.federation.sent;
         let reply_to =
-            (!sent.is_empty() && self.rng.chance(450)).then(|| self.rng.pick(&sent).clone());
+            (!sent.is_empty() && self.rng.chance(450)).then(|| self.rng.pick(sent).clone());
         let subject = match &reply_to {
             Some((_, s)) => format!("Re: {s}"),
             None => format!("{cipher}, партия {}", g.number),
