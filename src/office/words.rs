@@ -142,12 +142,12 @@ pub fn too_large(lang: Lang, bytes: usize, limit: usize) -> String {
     };
     match lang {
         Lang::Ru => format!(
-            "письмо слишком большое ({} МБ при пределе {} МБ), поэтому оно сохранено в архиве, но не прочитано. Пришлите, пожалуйста, ходы коротким текстовым письмом, без вложений и без длинной цитаты прежней переписки: шифр, партия, «Ваш ход: …», «Мой ход: …» (п. 10.2.3).",
+            "письмо слишком большое ({} МБ при пределе {} МБ) и поэтому не прочитано. Пришлите, пожалуйста, ходы коротким текстовым письмом, без вложений и без длинной цитаты прежней переписки: шифр, партия, «Ваш ход: …», «Мой ход: …» (п. 10.2.3).",
             mb(bytes),
             mb(limit)
         ),
         Lang::En => format!(
-            "the letter is too large ({} MB, the limit is {} MB), so it is kept in the archive but not read. Please send your moves in a short text letter, with no attachments and no long quote of earlier letters: the cipher, the game, \"Your move: …\", \"My move: …\" (10.2.3).",
+            "the letter is too large ({} MB, the limit is {} MB), so it is not read. Please send your moves in a short text letter, with no attachments and no long quote of earlier letters: the cipher, the game, \"Your move: …\", \"My move: …\" (10.2.3).",
             mb(bytes).replace(',', "."),
             mb(limit).replace(',', ".")
         ),
