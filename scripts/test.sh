@@ -91,11 +91,20 @@ for a in "$@"; do
   if [ "$after_dashes" = 0 ]; then cargo_args+=("$a"); else harness_args+=("$a"); fi
 done
 rc=0
-cargo test --locked "${cargo_args[@]}" -- --include-ignored "${harness_args[@]}" || rc=$?
+# the output is kept so that, on a failure, the failure itself can be shown last
+cargo test --locked "${cargo_args[@]}" -- --include-ignored "${harness_args[@]}" 2>&1 \
+  | tee "$DIR/cargo-test.log" || rc=$?
 if [ "$rc" != 0 ]; then
   for f in "$DIR/log/postfix.log" "$DIR/log/dovecot.log"; do
     echo "----- last lines of $f" >&2
     tail -n 40 "$f" >&2 2>/dev/null || true
   done
+  # the failure last, where the eye lands: cargo's failures section, else its last lines
+  echo "----- the failure (repeated after the server logs)" >&2
+  if grep -q '^failures:$' "$DIR/cargo-test.log"; then
+    sed -n '/^failures:$/,$p' "$DIR/cargo-test.log" | tail -n 150 >&2
+  else
+    tail -n 40 "$DIR/cargo-test.log" >&2
+  fi
 fi
 exit "$rc"

@@ -79,9 +79,39 @@ pub struct Cli {
         help = "Read the clock as DATETIME (RFC 3339 or YYYY-MM-DD[THH:MM] in the tournament's zone)"
     )]
     pub now: Option<String>,
+    /// How log lines on stderr are written: `text` (default) or `json` (one object a line).
+    /// `RUST_LOG` picks what is logged (default: `info` for `run`, `warn` otherwise).
+    #[arg(long, global = true, value_name = "FORMAT", default_value = "text")]
+    pub log_format: LogFormat,
     /// The command.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// How log lines are written (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line (for journald's or a collector's parsing).
+    Json,
+}
+
+/// Installs the log subscriber: stderr (journald keeps it under systemd), the filter from
+/// `RUST_LOG` or else `default` (e.g. `info`), in the chosen format.
+pub fn init_logging(format: LogFormat, default: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false);
+    // a subscriber set already (a test harness) is left in place
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
 }
 
 /// The subcommands.
@@ -279,6 +309,12 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    let default_level = if matches!(cli.command, Command::Run { .. }) {
+        "info"
+    } else {
+        "warn"
+    };
+    init_logging(cli.log_format, default_level);
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Refused(e)) => {

@@ -584,6 +584,32 @@ impl Config {
     }
 }
 
+/// `tls = "none"` sends the password and the letters in clear: only to this machine.
+fn clear_only_on_loopback(key: &str, host: &str, tls: TlsMode) -> Result<(), ConfigError> {
+    if tls == TlsMode::None && !is_loopback(host) {
+        return Err(invalid(
+            key,
+            "none",
+            &format!(
+                "no TLS sends the password and the letters in clear: only allowed for a \
+                 loopback host (localhost, 127.0.0.0/8, ::1), not '{host}'; use starttls or implicit"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `localhost` (or a name under `.localhost`), an address in 127.0.0.0/8, or `::1`.
+fn is_loopback(host: &str) -> bool {
+    let host = host.trim().trim_start_matches('[').trim_end_matches(']');
+    let name = host.trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 fn invalid(key: &str, value: impl fmt::Display, reason: &str) -> ConfigError {
     ConfigError::Invalid {
         key: key.to_owned(),
@@ -779,8 +805,10 @@ impl RawImap {
             return Err(invalid("imap.port", port, "must be 1..65535"));
         }
         let mailbox = required("imap.mailbox", &self.mailbox)?;
+        let host = required("imap.host", &self.host)?;
+        clear_only_on_loopback("imap.tls", &host, self.tls)?;
         Ok(ImapConfig {
-            host: required("imap.host", &self.host)?,
+            host,
             port,
             tls: self.tls,
             user: required("imap.user", &self.user)?,
@@ -815,8 +843,10 @@ impl RawSmtp {
                 "AUTH needs both smtp.user and a password (password_env or password_command)",
             ));
         }
+        let host = required("smtp.host", &self.host)?;
+        clear_only_on_loopback("smtp.tls", &host, self.tls)?;
         Ok(SmtpConfig {
-            host: required("smtp.host", &self.host)?,
+            host,
             port,
             tls: self.tls,
             user,
@@ -832,6 +862,41 @@ mod tests {
     use super::*;
 
     const EXAMPLE: &str = include_str!("../config.example.toml");
+
+    #[test]
+    fn no_tls_is_refused_unless_the_host_is_loopback() {
+        let with = |host: &str, tls: &str| {
+            Config::from_toml(&format!(
+                "transport = \"imap\"\n[imap]\nhost = \"{host}\"\ntls = \"{tls}\"\n\
+                 user = \"z\"\npassword_env = \"X\"\n[smtp]\nhost = \"{host}\"\ntls = \"{tls}\"\n"
+            ))
+        };
+        for host in ["mail.example.org", "10.0.0.1", "127.example.org", "::2"] {
+            let err = with(host, "none").unwrap_err().to_string();
+            assert!(
+                err.contains("imap.tls") && err.contains("loopback"),
+                "{host}: {err}"
+            );
+        }
+        for host in [
+            "localhost",
+            "127.0.0.1",
+            "127.3.2.1",
+            "::1",
+            "[::1]",
+            "mx.localhost",
+        ] {
+            assert!(with(host, "none").is_ok(), "{host}");
+        }
+        assert!(with("mail.example.org", "starttls").is_ok());
+        let err = Config::from_toml(
+            "transport = \"imap\"\n[imap]\nhost = \"localhost\"\ntls = \"none\"\n\
+             user = \"z\"\npassword_env = \"X\"\n[smtp]\nhost = \"smtp.example.org\"\ntls = \"none\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("smtp.tls"), "{err}");
+    }
 
     #[test]
     fn the_example_file_parses_to_the_built_in_defaults() {

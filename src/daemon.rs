@@ -7,17 +7,18 @@
 //! (the same mailbox id or Message-ID), so it is not judged twice. Outgoing letters are sent
 //! after commit, from the store's outbox, each with its fixed Message-ID: a crash between
 //! sending and recording it may send a letter twice, never lose it. A mail server that is
-//! down delays letters (retried with backoff, 1 minute doubling to an hour) but never stops
-//! the reading.
+//! down, or refuses the login, delays letters (retried with backoff, 1 minute doubling to an
+//! hour, for as long as it takes, each failure logged) but never stops the reading; only a
+//! letter the server itself refuses (a 5xx reply to it) is given up.
 
 use std::future::Future;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
-use tracing::{info, warn};
+use tracing::{error, info, warn};
 
-use crate::mail::{Inbox, MailError, Outbox, OutgoingMail};
+use crate::mail::{Inbox, MailError, Outbox, OutgoingMail, SendFailure};
 use crate::office::{Handled, Office};
 use crate::store::{Outcome, Store};
 
@@ -53,8 +54,24 @@ pub struct Pass {
     pub deadlines: usize,
     /// Letters sent.
     pub sent: usize,
-    /// Letters whose sending failed this pass (to be retried, or given up if permanent).
+    /// Letters whose sending failed this pass (to be retried, or given up if refused).
     pub send_failures: usize,
+    /// Letters that could not be handled (the store or the renderer failed): left in the
+    /// mailbox, tried again by the next pass.
+    pub unhandled: usize,
+    /// Entries of the mailbox that are not letters it can read ([`Inbox::skipped`]).
+    pub skipped: usize,
+    /// Outgoing letters still waiting after the pass (the server was down, or their retry
+    /// is not due yet).
+    pub waiting: usize,
+}
+
+impl Pass {
+    /// Whether the pass left letters behind: unhandled letters or unreadable entries in the
+    /// mailbox (`run --once` then exits 1).
+    pub fn has_unhandled(&self) -> bool {
+        self.unhandled + self.skipped > 0
+    }
 }
 
 impl std::ops::AddAssign for Pass {
@@ -65,6 +82,10 @@ impl std::ops::AddAssign for Pass {
         self.deadlines += o.deadlines;
         self.sent += o.sent;
         self.send_failures += o.send_failures;
+        self.unhandled += o.unhandled;
+        // the state of the mailbox and the outbox after the last pass, not a sum
+        self.skipped = o.skipped;
+        self.waiting = o.waiting;
     }
 }
 
@@ -139,37 +160,47 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
         }
     }
 
-    /// One pass: every new letter, the deadlines due, the outbox.
+    /// One pass: every new letter (the inbox is read until it has nothing more to give), the
+    /// deadlines due, then the whole outbox that is due.
     ///
     /// # Errors
     /// [`MailError`] from fetching or marking (a store failure is logged and the letter
     /// left in the mailbox for the next pass).
     pub async fn pass<'f>(&mut self, shutdown: &mut Stop<'f>) -> Result<Pass, MailError> {
         let mut p = Pass::default();
-        let mail = self.inbox.fetch_new().await?;
-        for m in mail {
-            if shutdown.is_done().await {
+        'fetch: loop {
+            let mail = self.inbox.fetch_new().await?;
+            p.skipped = self.inbox.skipped();
+            if mail.is_empty() {
                 break;
             }
-            match self.office.handle(&mut self.store, &m, self.clock.now()) {
-                Ok(Handled::New { id, outcome }) => {
-                    p.letters += 1;
-                    if matches!(outcome, Outcome::Judged { .. }) {
-                        p.judged += 1;
+            for m in mail {
+                if shutdown.is_done().await {
+                    break 'fetch;
+                }
+                let message_id = crate::mail::mime::message_id(&m.raw);
+                let message_id = message_id.as_deref().unwrap_or("-");
+                match self.office.handle(&mut self.store, &m, self.clock.now()) {
+                    Ok(Handled::New { id, outcome }) => {
+                        p.letters += 1;
+                        if matches!(outcome, Outcome::Judged { .. }) {
+                            p.judged += 1;
+                        }
+                        info!(letter = id.0, mail = %m.id, message_id, outcome = ?outcome, "letter");
                     }
-                    info!(letter = id.0, mail = %m.id, outcome = ?outcome, "letter");
+                    Ok(Handled::Seen(id)) => {
+                        p.seen += 1;
+                        info!(letter = id.0, mail = %m.id, message_id, "seen before; not judged again");
+                    }
+                    Err(e) => {
+                        // Nothing of it was kept; it stays in the mailbox and comes again.
+                        p.unhandled += 1;
+                        warn!(mail = %m.id, message_id, error = %e, "letter not handled; left in the mailbox");
+                        continue;
+                    }
                 }
-                Ok(Handled::Seen(id)) => {
-                    p.seen += 1;
-                    info!(letter = id.0, mail = %m.id, "seen before; not judged again");
-                }
-                Err(e) => {
-                    // Nothing of it was kept; it stays in the mailbox and comes again.
-                    warn!(mail = %m.id, error = %e, "letter not handled; left in the mailbox");
-                    continue;
-                }
+                self.inbox.mark_processed(&m.id).await?;
             }
-            self.inbox.mark_processed(&m.id).await?;
         }
         match self.office.sweep(&mut self.store, self.clock.now()) {
             Ok(n) => p.deadlines = n,
@@ -178,52 +209,90 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
         let (sent, failed) = self.flush().await;
         p.sent = sent;
         p.send_failures = failed;
+        p.waiting = self
+            .store
+            .read(|tx| tx.mail_summary())
+            .map(|s| s.waiting as usize)
+            .unwrap_or(0);
         Ok(p)
     }
 
-    /// Sends what the outbox has due; stops at the first transient failure (the server is
-    /// down: the rest waits for the retry), gives up a letter on a permanent one.
+    /// Sends everything the outbox has due, in the order it was queued. A letter the server
+    /// refuses ([`SendFailure::Refused`]) is given up; one it cannot take now
+    /// ([`SendFailure::Later`]) is retried later with backoff; when the server cannot be
+    /// used at all ([`SendFailure::ServerDown`]: down, the login refused, TLS) the letter is
+    /// retried with backoff and the rest of the outbox is put off to the same moment, so
+    /// that nothing is given up for it however long it lasts, and every failure is logged.
     async fn flush(&mut self) -> (usize, usize) {
-        let now = self.clock.now();
-        let due = match self.store.read(|tx| tx.due_outgoing(now, 200)) {
-            Ok(d) => d,
-            Err(e) => {
-                warn!(error = %e, "cannot read the outbox");
-                return (0, 0);
-            }
-        };
+        const BATCH: usize = 200;
         let (mut sent, mut failed) = (0, 0);
-        for l in due {
-            let mail = OutgoingMail {
-                envelope_from: l.envelope_from.clone(),
-                recipients: l.recipients.clone(),
-                raw: l.raw.clone(),
-                message_id: l.message_id.clone(),
-            };
-            let result = self.outbox.send(&mail).await;
-            let at = self.clock.now();
-            let recorded = self.store.with_transaction(|tx| match &result {
-                Ok(()) => tx.mark_sent(l.id, at),
-                Err(e) if e.is_transient() => tx.mark_failed(l.id, &e.to_string(), at).map(|_| ()),
-                Err(e) => tx.give_up(l.id, &e.to_string(), at),
-            });
-            if let Err(e) = recorded {
-                warn!(letter = l.id.0, error = %e, "cannot record the sending");
-            }
-            match result {
-                Ok(()) => sent += 1,
-                Err(e) if e.is_transient() => {
-                    failed += 1;
-                    warn!(letter = l.id.0, error = %e, "sending failed; will retry");
-                    break;
-                }
+        loop {
+            let now = self.clock.now();
+            let due = match self.store.read(|tx| tx.due_outgoing(now, BATCH)) {
+                Ok(d) => d,
                 Err(e) => {
-                    failed += 1;
-                    warn!(letter = l.id.0, error = %e, "sending refused; given up");
+                    warn!(error = %e, "cannot read the outbox");
+                    return (sent, failed);
+                }
+            };
+            if due.is_empty() {
+                return (sent, failed);
+            }
+            for l in due {
+                let mail = OutgoingMail {
+                    envelope_from: l.envelope_from.clone(),
+                    recipients: l.recipients.clone(),
+                    raw: l.raw.clone(),
+                    message_id: l.message_id.clone(),
+                };
+                let result = self.outbox.send(&mail).await;
+                let at = self.clock.now();
+                let failure = result.as_ref().err().map(MailError::send_failure);
+                let recorded = self.store.with_transaction(|tx| match (&result, failure) {
+                    (Ok(()), _) => tx.mark_sent(l.id, at).map(|()| None),
+                    (Err(e), Some(SendFailure::Refused)) => {
+                        tx.give_up(l.id, &e.to_string(), at).map(|()| None)
+                    }
+                    (Err(e), Some(SendFailure::ServerDown)) => {
+                        let next = tx.mark_failed(l.id, &e.to_string(), at)?;
+                        tx.defer_outgoing(next)?;
+                        Ok(Some(next))
+                    }
+                    (Err(e), _) => tx.mark_failed(l.id, &e.to_string(), at).map(Some),
+                });
+                let next = match recorded {
+                    Ok(next) => next,
+                    Err(e) => {
+                        warn!(letter = l.id.0, error = %e, "cannot record the sending");
+                        // without the record the same letter would be tried again at once
+                        return (sent, failed + usize::from(result.is_err()));
+                    }
+                };
+                let Err(e) = result else {
+                    sent += 1;
+                    continue;
+                };
+                failed += 1;
+                let waiting_h = (at - l.created).num_hours();
+                let next = next.map(|t| t.to_rfc3339()).unwrap_or_default();
+                match failure {
+                    Some(SendFailure::Refused) => {
+                        warn!(letter = l.id.0, message_id = %l.message_id, to = ?l.recipients, error = %e, "the server refused the letter; given up")
+                    }
+                    Some(SendFailure::Later) => {
+                        warn!(letter = l.id.0, message_id = %l.message_id, to = ?l.recipients, attempts = l.attempts + 1, waiting_h, next, error = %e, "sending failed; will retry")
+                    }
+                    _ => {
+                        if waiting_h >= 24 {
+                            error!(letter = l.id.0, message_id = %l.message_id, attempts = l.attempts + 1, waiting_h, next, error = %e, "the mail server has been unusable for a day or more; the outbox waits")
+                        } else {
+                            warn!(letter = l.id.0, message_id = %l.message_id, attempts = l.attempts + 1, waiting_h, next, error = %e, "the mail server cannot be used; the outbox waits")
+                        }
+                        return (sent, failed);
+                    }
                 }
             }
         }
-        (sent, failed)
     }
 
     /// Until the next outgoing retry or the next deadline day, at most `max_wait`.
@@ -327,6 +396,95 @@ mod tests {
         let pass = d.run(true, std::future::pending()).await.unwrap();
         assert_eq!(pass.letters, 3);
         assert!(mailbox.unprocessed().is_empty());
+    }
+
+    #[tokio::test]
+    async fn one_pass_handles_the_whole_backlog_past_every_batch_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = crate::mail::maildir::Maildir::open(dir.path())
+            .unwrap()
+            .with_max_per_fetch(100);
+        for n in 0..450 {
+            maildir.deliver_to_inbox(letter(n).as_bytes()).unwrap();
+        }
+        let mailbox = MemoryMailbox::new();
+        let mut d = daemon(&mailbox);
+        d.inbox = AnyInbox::Maildir(maildir);
+        let pass = d.run(true, std::future::pending()).await.unwrap();
+        assert_eq!(pass.letters, 450, "{pass:?}");
+        assert_eq!(
+            pass.sent, 450,
+            "one answer each, past the batch of 200: {pass:?}"
+        );
+        assert_eq!(pass.waiting, 0);
+        assert_eq!(mailbox.sent().len(), 450);
+    }
+
+    #[tokio::test]
+    async fn a_server_down_puts_off_the_outbox_and_gives_nothing_up_and_a_5xx_gives_up_one() {
+        use crate::mail::memory::Failure;
+        let mailbox = MemoryMailbox::new();
+        for n in 0..5 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        mailbox.fail_sends(Some(Failure::Transient));
+        let mut d = daemon(&mailbox);
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.sent, pass.send_failures), (5, 0, 1));
+        assert_eq!(mailbox.send_attempts(), 1, "the rest waits for the server");
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!((summary.waiting, summary.given_up), (5, 0), "{summary:?}");
+        // the next pass before the retry tries nothing
+        d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(mailbox.send_attempts(), 1);
+        // an hour later the server is back: everything goes, in the order queued
+        mailbox.fail_sends(None);
+        d.clock = Clock::Fixed(d.clock.now() + chrono::TimeDelta::hours(1));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.sent, 5);
+        let to: Vec<String> = mailbox
+            .sent()
+            .iter()
+            .map(|m| m.recipients[0].clone())
+            .collect();
+        let want: Vec<String> = (0..5).map(|n| format!("stranger{n}@example.com")).collect();
+        assert_eq!(to, want);
+
+        // a letter the server refuses is given up alone
+        mailbox.push(letter(7), Utc::now());
+        mailbox.fail_sends(Some(Failure::Permanent));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.send_failures, 1);
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!((summary.waiting, summary.given_up), (0, 1), "{summary:?}");
+    }
+
+    #[tokio::test]
+    async fn a_missing_outbox_folder_keeps_the_letters_waiting_until_it_is_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = crate::mail::maildir::Maildir::open(dir.path()).unwrap();
+        let mailbox = MemoryMailbox::new();
+        mailbox.push(letter(1), Utc::now());
+        let mut d = daemon(&mailbox);
+        d.outbox = AnyOutbox::Maildir(maildir.clone());
+        std::fs::remove_dir_all(maildir.outbox_dir()).unwrap();
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.sent, pass.send_failures, pass.waiting), (0, 1, 1));
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!(
+            summary.given_up, 0,
+            "never given up for a folder: {summary:?}"
+        );
+        crate::mail::maildir::Maildir::open(dir.path()).unwrap();
+        d.clock = Clock::Fixed(d.clock.now() + chrono::TimeDelta::minutes(2));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.sent, pass.waiting), (1, 0));
+        assert_eq!(
+            std::fs::read_dir(maildir.outbox_dir().join("new"))
+                .unwrap()
+                .count(),
+            1
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -7,28 +7,28 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-const CIPHER: &str = "ЗШ-2027-1";
-const W: &str = "white@players.test";
-const B: &str = "black@players.test";
+pub(crate) const CIPHER: &str = "ЗШ-2027-1";
+pub(crate) const W: &str = "white@players.test";
+pub(crate) const B: &str = "black@players.test";
 
-struct Scenario {
+pub(crate) struct Scenario {
     _dir: tempfile::TempDir,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
     seen: BTreeSet<String>,
     n: usize,
 }
 
 /// A letter zaochka wrote.
 #[derive(Debug)]
-struct Out {
-    to: String,
-    subject: String,
-    text: String,
+pub(crate) struct Out {
+    pub(crate) to: String,
+    pub(crate) subject: String,
+    pub(crate) text: String,
 }
 
 impl Scenario {
     /// Two players; game 1 has White = the first registered (Berger, two players).
-    fn new() -> Scenario {
+    pub(crate) fn new() -> Scenario {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
         let mut s = Scenario {
@@ -78,7 +78,7 @@ impl Scenario {
         s
     }
 
-    fn cmd(&self, args: &[&str]) -> std::process::Output {
+    pub(crate) fn cmd(&self, args: &[&str]) -> std::process::Output {
         Command::new(env!("CARGO_BIN_EXE_zaochka"))
             .current_dir(&self.root)
             .args(["--config", "/dev/null"])
@@ -87,7 +87,7 @@ impl Scenario {
             .unwrap()
     }
 
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let o = self.cmd(args);
         assert!(
             o.status.success(),
@@ -98,7 +98,7 @@ impl Scenario {
     }
 
     /// Drops a player's letter into the inbox.
-    fn letter(&mut self, from: &str, body: &str) {
+    pub(crate) fn letter(&mut self, from: &str, body: &str) {
         self.n += 1;
         let raw = format!(
             "From: {from}\r\nTo: zaochka@localhost\r\nSubject: {CIPHER}\r\nMessage-ID: <t{}@players.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nШифр: {CIPHER}\r\nПартия 1\r\n{}\r\n",
@@ -111,8 +111,13 @@ impl Scenario {
     }
 
     /// One daemon pass at `now`; the letters written by it.
-    fn run(&mut self, now: &str) -> Vec<Out> {
+    pub(crate) fn run(&mut self, now: &str) -> Vec<Out> {
         self.ok(&["--now", now, "run", "--once"]);
+        self.new_out()
+    }
+
+    /// The letters in the outbox not looked at before.
+    pub(crate) fn new_out(&mut self) -> Vec<Out> {
         let dir = self.root.join("mail/outbox/new");
         let mut out = Vec::new();
         for e in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -138,7 +143,7 @@ impl Scenario {
         out
     }
 
-    fn show(&self) -> serde_json::Value {
+    pub(crate) fn show(&self) -> serde_json::Value {
         serde_json::from_str(&self.ok(&["game", "show", CIPHER, "1", "--json"])).unwrap()
     }
 }
@@ -150,7 +155,7 @@ fn about_game(out: &[Out], to: &str) -> usize {
         .count()
 }
 
-fn find<'a>(out: &'a [Out], to: &str, subject_part: &str) -> &'a Out {
+pub(crate) fn find<'a>(out: &'a [Out], to: &str, subject_part: &str) -> &'a Out {
     out.iter()
         .find(|o| o.to == to && o.subject.contains(subject_part))
         .unwrap_or_else(|| panic!("no letter to {to} with '{subject_part}' in {out:#?}"))

@@ -342,7 +342,7 @@ async fn a_certificate_for_another_name_is_a_permanent_tls_error() {
 
 #[tokio::test]
 #[ignore = "needs the mail stack: scripts/test.sh runs them"]
-async fn a_wrong_password_is_a_permanent_error() {
+async fn a_wrong_password_is_an_auth_error_retried_later_and_never_shown() {
     let Some(stack) = MailStack::from_env() else {
         return;
     };
@@ -354,7 +354,10 @@ async fn a_wrong_password_is_a_permanent_error() {
         .await
         .unwrap_err();
     assert!(matches!(err, MailError::Auth { .. }), "{err}");
-    assert!(!err.is_transient());
+    assert!(
+        err.is_transient(),
+        "a rotated password is put right by the admin: {err}"
+    );
     assert!(
         !format!("{err} {err:?}").contains("wrong\""),
         "no password in errors"
@@ -375,7 +378,16 @@ async fn a_wrong_password_is_a_permanent_error() {
         .await
         .unwrap_err();
     assert!(matches!(err, MailError::Auth { .. }), "{err}");
-    assert!(!err.is_transient());
+    assert!(
+        err.is_transient(),
+        "a rotated password is put right by the admin: {err}"
+    );
+    assert_eq!(
+        err.send_failure(),
+        zaochka::mail::SendFailure::ServerDown,
+        "a 535 keeps every letter waiting: {err}"
+    );
+    assert!(!format!("{err} {err:?}").contains("wrong"), "{err}");
 }
 
 #[tokio::test]
@@ -407,6 +419,7 @@ async fn an_unknown_recipient_is_a_permanent_error() {
         "{err}"
     );
     assert!(!err.is_transient());
+    assert_eq!(err.send_failure(), zaochka::mail::SendFailure::Refused);
 }
 
 #[tokio::test]

@@ -253,13 +253,30 @@ fn a_backup_restores_the_database_as_it_was() {
 }
 
 #[test]
-fn open_existing_refuses_a_missing_file_and_creates_nothing() {
+fn open_existing_refuses_a_missing_empty_or_foreign_file_and_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("typo.sqlite");
     let err = Store::open_existing(&path).unwrap_err();
-    assert!(matches!(err, StoreError::Open { .. }), "{err:?}");
+    assert!(matches!(err, StoreError::Missing { .. }), "{err:?}");
     assert!(err.to_string().contains("typo.sqlite"), "{err}");
+    assert!(err.to_string().contains("zaochka init"), "{err}");
     assert!(!path.exists());
+    // an empty file, or another program's SQLite file, is not made into a federation
+    std::fs::write(&path, b"").unwrap();
+    let err = Store::open_existing(&path).unwrap_err();
+    assert!(matches!(err, StoreError::NotADatabase { .. }), "{err:?}");
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0, "left as it was");
+    std::fs::remove_file(&path).unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x)")
+        .unwrap();
+    let err = Store::open_existing(&path).unwrap_err();
+    assert!(matches!(err, StoreError::NotADatabase { .. }), "{err:?}");
+    std::fs::write(&path, b"not sqlite at all, just text").unwrap();
+    let err = Store::open_existing(&path).unwrap_err();
+    assert!(err.to_string().contains("zaochka init"), "{err}");
+    std::fs::remove_file(&path).unwrap();
     drop(Store::open(&path).unwrap());
     let store = Store::open_existing(&path).unwrap();
     assert_eq!(store.journal_mode().unwrap(), "wal");

@@ -55,6 +55,7 @@ WAIT="${MAILSTACK_WAIT:-30}"
 USERS="zaochka@tournament.test:zaochkapass alice@players.test:alicepass bob@players.test:bobpass carol@players.test:carolpass dave@players.test:davepass arbiter@federation.test:arbiterpass secretary@federation.test:secretarypass"
 for i in $(seq -w 1 16); do USERS="$USERS box$i@tests.test:box${i}pass"; done
 for i in $(seq 17 24); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # e2e tests (tests/e2e.rs)
+for i in $(seq 25 28); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # faults (tests/faults.rs)
 USERS="$USERS ${MAILSTACK_EXTRA_USERS:-}"
 
 # ---------------------------------------------------------------- packages
@@ -72,6 +73,10 @@ if [ -n "$missing" ]; then
     printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && made_policy=1
   fi
   trap '[ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d' EXIT
+  # the packages enable their services at boot: what they enable is disabled again below
+  # shellcheck source=boot-units.sh
+  . "$SCRIPT_DIR/boot-units.sh"
+  boot_units_record
   echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
   export DEBIAN_FRONTEND=noninteractive
   apt_opts=(-y -q --no-install-recommends -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
@@ -88,6 +93,7 @@ if [ -n "$missing" ]; then
   done
   [ "$ok" = 1 ] || { tail -20 "$DIR/apt-install.log" >&2; die "apt-get install failed (log: $DIR/apt-install.log)"; }
   [ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
+  boot_units_restore
   trap - EXIT
   say "packages installed in $(( $(date +%s) - t0 ))s"
 fi

@@ -125,19 +125,15 @@ fn schema_version_of(path: &Path) -> Result<Option<i64>, CliError> {
     Ok(Some(v))
 }
 
-/// Opens the configured database, which must exist (`zaochka init` makes it).
+/// Opens the configured database, which must exist and be zaochka's (only `zaochka init`
+/// makes one).
 ///
 /// # Errors
-/// Broken when there is no database or it cannot be opened.
+/// Broken (exit 2) when there is no database, it is empty or not zaochka's, or it cannot be
+/// opened.
 pub fn open_store(ctx: &Context) -> Result<Store, CliError> {
-    let path = &ctx.config.database;
-    if !path.exists() {
-        return Err(CliError::Broken(anyhow::anyhow!(
-            "no database '{}': run `zaochka init` first",
-            path.display()
-        )));
-    }
-    Ok(Store::open_existing(path)?)
+    // missing, empty or not zaochka's: refused naming the path and `zaochka init`
+    Ok(Store::open_existing(&ctx.config.database)?)
 }
 
 /// The arguments of `tournament add`, as typed.

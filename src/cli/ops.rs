@@ -21,10 +21,70 @@ fn office_error(e: OfficeError) -> CliError {
     }
 }
 
+/// The database, which must exist and be zaochka's: only `init` creates one.
 fn open_store(config: &Config) -> Result<Store, CliError> {
-    Store::open(&config.database)
-        .with_context(|| format!("database {}", config.database.display()))
-        .map_err(CliError::Broken)
+    Ok(Store::open_existing(&config.database)?)
+}
+
+/// One daemon per database: an exclusive lock (`flock`) on `DATABASE.lock`, held while
+/// `run` runs and released by the kernel however the process ends; the file holds the
+/// holder's process id, for the refusal of a second `run`.
+#[derive(Debug)]
+pub struct DaemonLock {
+    _file: std::fs::File,
+}
+
+impl DaemonLock {
+    /// The lock file of a database: beside it, `NAME.lock`.
+    pub fn path_for(database: &Path) -> PathBuf {
+        let mut name = database.as_os_str().to_owned();
+        name.push(".lock");
+        PathBuf::from(name)
+    }
+
+    /// Takes the lock, or says which process holds it.
+    ///
+    /// # Errors
+    /// Broken (exit 2) when another process holds it or the file cannot be written.
+    pub fn take(database: &Path) -> Result<DaemonLock, CliError> {
+        use std::io::{Read, Seek, Write};
+        let path = Self::path_for(database);
+        let broken = |e: std::io::Error| {
+            CliError::Broken(anyhow::anyhow!(
+                "cannot take the daemon's lock '{}': {e}",
+                path.display()
+            ))
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(broken)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                let holder = match holder.trim() {
+                    "" => "another process".to_owned(),
+                    pid => format!("process {pid}"),
+                };
+                return Err(CliError::Broken(anyhow::anyhow!(
+                    "database '{}' is already served by {holder} (lock '{}'): one daemon per \
+                     database; stop that one first",
+                    database.display(),
+                    path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(broken(e)),
+        }
+        file.set_len(0).map_err(broken)?;
+        file.rewind().map_err(broken)?;
+        writeln!(file, "{}", std::process::id()).map_err(broken)?;
+        Ok(DaemonLock { _file: file })
+    }
 }
 
 /// `zaochka tournament start CIPHER`: pairings and start lists (safe to repeat).
@@ -53,6 +113,7 @@ pub fn start(ctx: &Context, cipher: &str) -> CliResult {
 /// Broken when the mailbox or the database fails for good.
 pub fn run(ctx: &Context, once: bool) -> CliResult {
     let store = open_store(&ctx.config)?;
+    let _lock = DaemonLock::take(&ctx.config.database)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -77,9 +138,40 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
     })?;
     if once {
         println!(
-            "letters {} (judged {}, seen before {}), deadlines {}, sent {}, send failures {}",
-            pass.letters, pass.judged, pass.seen, pass.deadlines, pass.sent, pass.send_failures
+            "letters {} (judged {}, seen before {}), deadlines {}, sent {}, send failures {}, \
+             waiting to be sent {}, left unhandled {}, not letters {}",
+            pass.letters,
+            pass.judged,
+            pass.seen,
+            pass.deadlines,
+            pass.sent,
+            pass.send_failures,
+            pass.waiting,
+            pass.unhandled,
+            pass.skipped
         );
+        if pass.has_unhandled() {
+            let plural = |n: usize, one: &str, many: &str| {
+                format!("{n} {}", if n == 1 { one } else { many })
+            };
+            let mut left = Vec::new();
+            if pass.unhandled > 0 {
+                left.push(format!(
+                    "{} unhandled (kept in the mailbox, tried again by the next pass)",
+                    plural(pass.unhandled, "letter", "letters")
+                ));
+            }
+            if pass.skipped > 0 {
+                left.push(format!(
+                    "{} in the mailbox that are not readable letters (left where they are)",
+                    plural(pass.skipped, "entry", "entries")
+                ));
+            }
+            return Err(refused(format!(
+                "the pass left {}; the log above says which and why",
+                left.join(" and ")
+            )));
+        }
     }
     Ok(())
 }

@@ -231,6 +231,12 @@ impl ImapInbox {
         format!("{}:{}", self.settings.host, self.settings.port)
     }
 
+    /// A server's words made safe to show: a server that echoes the LOGIN line would
+    /// otherwise put the password in the log.
+    fn redact(&self, text: &str) -> String {
+        super::redact(text, &self.settings.user, &self.settings.password)
+    }
+
     fn timeout_error(&self, what: &str) -> MailError {
         MailError::Timeout {
             server: self.server(),
@@ -251,7 +257,7 @@ impl ImapInbox {
         MailError::Imap {
             server: self.server(),
             command: command.to_owned(),
-            reason: e.to_string(),
+            reason: self.redact(&e.to_string()),
             transient,
         }
     }
@@ -368,7 +374,7 @@ impl ImapInbox {
                 return Err(MailError::Auth {
                     server,
                     user: self.settings.user.clone(),
-                    reason,
+                    reason: self.redact(&reason),
                 });
             }
             Ok(Err((e, _))) => return Err(self.imap_error("LOGIN", e)),

@@ -8,12 +8,18 @@
 //! The postmark of a letter is its file's modification time (when it was delivered), unless
 //! the transport was given a received override (the CLI's `--now`): then every letter found is
 //! received at that moment, so scripts and tests drive months of play in seconds.
+//!
+//! Only regular files are letters. A directory, FIFO, socket, device, symbolic link (never
+//! followed: files are opened with `O_NOFOLLOW`, and `O_NONBLOCK` so that a FIFO put in a
+//! file's place cannot hang the daemon), a name that is not UTF-8, or a file that cannot be
+//! read is skipped and logged once; the rest of the mail goes on ([`Inbox::skipped`] counts
+//! them for `run --once`'s summary).
 
-use std::collections::HashMap;
-#[cfg(test)]
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
@@ -33,6 +39,13 @@ pub struct Maildir {
     /// listing the folder.
     seen: HashMap<String, PathBuf>,
     max_per_fetch: usize,
+    /// Entries of the inbox that are not letters, already logged (logged once each).
+    logged: HashSet<OsString>,
+    /// How many entries the last look at the inbox skipped.
+    skipped: usize,
+    /// Regular files that could not be read (unique names): tried again at every fetch, but
+    /// they do not wake [`Inbox::wait_for_mail`].
+    unreadable: HashSet<String>,
 }
 
 impl Maildir {
@@ -55,6 +68,9 @@ impl Maildir {
             poll: Duration::from_millis(500),
             seen: HashMap::new(),
             max_per_fetch: 500,
+            logged: HashSet::new(),
+            skipped: 0,
+            unreadable: HashSet::new(),
         })
     }
 
@@ -97,28 +113,70 @@ impl Maildir {
     }
 
     /// Letters waiting in the inbox: `(unique name, path)` of `new/*` and of `cur/*` without
-    /// the `S` flag, oldest first.
-    fn unprocessed(&self) -> Result<Vec<(String, PathBuf, SystemTime)>, MailError> {
+    /// the `S` flag, oldest first. Entries that are not regular files, or whose names are not
+    /// UTF-8, are skipped and logged once.
+    fn unprocessed(&mut self) -> Result<Vec<(String, PathBuf, SystemTime)>, MailError> {
         let inbox = self.inbox_dir();
         let mut found = Vec::new();
+        let mut skipped = Vec::new();
         for sub in ["new", "cur"] {
-            for (name, path) in list(&inbox.join(sub))? {
+            let listing = list_all(&inbox.join(sub))?;
+            skipped.extend(listing.skipped);
+            for (name, path) in listing.files {
                 let (unique, flags) = split_info(&name);
                 if sub == "cur" && flags.contains('S') {
                     continue;
                 }
-                let modified = match fs::metadata(&path).and_then(|m| m.modified()) {
+                // lstat: a symbolic link put in the file's place is not followed
+                let modified = match fs::symlink_metadata(&path).and_then(|m| m.modified()) {
                     Ok(t) => t,
                     // moved away between the listing and now: it is not waiting any more
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(source) => return Err(MailError::Io { path, source }),
+                    Err(e) => {
+                        skipped.push((path, format!("cannot be read: {e}")));
+                        continue;
+                    }
                 };
                 found.push((unique.to_owned(), path, modified));
             }
         }
+        self.skipped = skipped.len();
+        for (path, reason) in skipped {
+            self.skip(&path, &reason);
+        }
         found.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
         Ok(found)
     }
+
+    /// Logs an inbox entry that is not a letter, once per entry.
+    fn skip(&mut self, path: &Path, reason: &str) {
+        if self.logged.insert(path.as_os_str().to_owned()) {
+            tracing::warn!(
+                path = %path.display(),
+                reason,
+                "inbox entry skipped: not a letter; the rest of the mail goes on"
+            );
+        }
+    }
+}
+
+/// Reads a letter's file without following a symbolic link and without blocking on a FIFO;
+/// anything but a regular file is refused.
+fn read_letter(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut raw = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut raw)?;
+    Ok(raw)
 }
 
 impl Inbox for Maildir {
@@ -130,11 +188,18 @@ impl Inbox for Maildir {
             .into_iter()
             .filter(|(unique, ..)| !self.seen.contains_key(unique));
         for (unique, path, modified) in fresh.take(max).collect::<Vec<_>>() {
-            let raw = match fs::read(&path) {
+            let raw = match read_letter(&path) {
                 Ok(raw) => raw,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(source) => return Err(MailError::Io { path, source }),
+                Err(e) => {
+                    // unreadable (permissions), or a link or FIFO put in the file's place
+                    self.skipped += 1;
+                    self.skip(&path, &format!("cannot be read: {e}"));
+                    self.unreadable.insert(unique);
+                    continue;
+                }
             };
+            self.unreadable.remove(&unique);
             let received = self
                 .received_override
                 .unwrap_or_else(|| DateTime::<Utc>::from(modified));
@@ -188,14 +253,17 @@ impl Inbox for Maildir {
         Err(MailError::NotFound { id: id.clone() })
     }
 
+    fn skipped(&self) -> usize {
+        self.skipped
+    }
+
     async fn wait_for_mail(&mut self, max: Duration) -> Result<(), MailError> {
         let deadline = tokio::time::Instant::now() + max;
         loop {
-            if self
-                .unprocessed()?
-                .iter()
-                .any(|(unique, ..)| !self.seen.contains_key(unique))
-            {
+            let waiting = self.unprocessed()?;
+            if waiting.iter().any(|(unique, ..)| {
+                !self.seen.contains_key(unique) && !self.unreadable.contains(unique)
+            }) {
                 return Ok(());
             }
             let now = tokio::time::Instant::now();
@@ -209,10 +277,16 @@ impl Inbox for Maildir {
 
 impl Outbox for Maildir {
     /// Writes the letter to `outbox/new`. The file is named after the Message-ID, so sending
-    /// the same letter again (a retry after a crash) leaves one file, not two.
+    /// the same letter again (a retry after a crash) leaves one file, not two. Any failure
+    /// is [`MailError::Deliver`], transient.
     async fn send(&mut self, mail: &OutgoingMail) -> Result<(), MailError> {
         let name = (!mail.message_id.is_empty()).then(|| file_name_for(&mail.message_id));
-        deliver(&self.outbox_dir(), &mail.raw, name.as_deref())?;
+        // whatever keeps the letter from being written (a missing folder, a full disk) is
+        // put right by an admin: the letter waits, it is never given up for it
+        deliver(&self.outbox_dir(), &mail.raw, name.as_deref()).map_err(|e| match e {
+            MailError::Io { path, source } => MailError::Deliver { path, source },
+            other => other,
+        })?;
         Ok(())
     }
 }
@@ -325,24 +399,73 @@ fn split_info(name: &str) -> (&str, &str) {
     }
 }
 
-/// The regular entries of a Maildir subfolder (dot files skipped).
-fn list(dir: &Path) -> Result<Vec<(String, PathBuf)>, MailError> {
+/// A Maildir subfolder's entries: its regular files, and what is not one.
+struct Listing {
+    /// `(name, path)` of each regular file (dot files left out).
+    files: Vec<(String, PathBuf)>,
+    /// `(path, why)` of each entry that is not a letter.
+    skipped: Vec<(PathBuf, String)>,
+}
+
+/// The regular entries of a Maildir subfolder (dot files left out), and the rest.
+fn list_all(dir: &Path) -> Result<Listing, MailError> {
     let io = |source| MailError::Io {
         path: dir.to_owned(),
         source,
     };
-    let mut out = Vec::new();
+    let mut listing = Listing {
+        files: Vec::new(),
+        skipped: Vec::new(),
+    };
     for entry in fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
+        let path = entry.path();
         let Ok(name) = entry.file_name().into_string() else {
-            continue; // not a name a Maildir writer makes
+            listing
+                .skipped
+                .push((path, "its name is not UTF-8".to_owned()));
+            continue;
         };
         if name.starts_with('.') {
             continue;
         }
-        out.push((name, entry.path()));
+        // the entry's own type: a symbolic link is not followed
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                listing.skipped.push((path, format!("cannot be read: {e}")));
+                continue;
+            }
+        };
+        if kind.is_file() {
+            listing.files.push((name, path));
+        } else {
+            listing.skipped.push((path, kind_name(kind).to_owned()));
+        }
     }
-    Ok(out)
+    Ok(listing)
+}
+
+/// What an entry that is not a regular file is, for the log.
+fn kind_name(kind: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symbolic link (never followed)"
+    } else if kind.is_fifo() {
+        "a FIFO (never opened)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a device or other special file"
+    }
+}
+
+/// The regular entries of a Maildir subfolder (dot files skipped).
+fn list(dir: &Path) -> Result<Vec<(String, PathBuf)>, MailError> {
+    Ok(list_all(dir)?.files)
 }
 
 #[cfg(test)]
@@ -514,6 +637,92 @@ mod tests {
             }
         }
         assert_eq!(order, (0..5).map(letter).collect::<Vec<_>>());
+    }
+
+    #[tokio::test]
+    async fn what_is_not_a_regular_file_is_skipped_and_the_rest_of_the_mail_goes_on() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        let new = maildir.inbox_dir().join("new");
+        fs::create_dir(new.join("a-directory")).unwrap();
+        let fifo = new.join("a-fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let secret = dir.path().join("secret");
+        fs::write(&secret, "root:x:0:0\n").unwrap();
+        std::os::unix::fs::symlink(&secret, new.join("a-link")).unwrap();
+        std::os::unix::fs::symlink("/nonexistent", new.join("dangling")).unwrap();
+        fs::write(
+            new.join(std::ffi::OsStr::from_bytes(b"bad\xff\xfename")),
+            letter(9),
+        )
+        .unwrap();
+        maildir.deliver_to_inbox(&letter(1)).unwrap();
+
+        let got = tokio::time::timeout(Duration::from_secs(5), maildir.fetch_new())
+            .await
+            .expect("a FIFO must not hang the inbox")
+            .unwrap();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].raw, letter(1));
+        assert_eq!(maildir.skipped(), 5);
+        maildir.mark_processed(&got[0].id).await.unwrap();
+        // what was skipped stays where it was, untouched, and wakes nobody
+        assert!(new.join("a-directory").is_dir());
+        assert!(
+            fs::symlink_metadata(new.join("a-link"))
+                .unwrap()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(&secret).unwrap(), b"root:x:0:0\n");
+        maildir
+            .wait_for_mail(Duration::from_millis(50))
+            .await
+            .unwrap();
+        assert!(maildir.fetch_new().await.unwrap().is_empty());
+        assert_eq!(maildir.logged.len(), 5, "each logged once");
+    }
+
+    #[test]
+    fn a_link_or_fifo_put_in_a_files_place_is_never_read_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        fs::write(&target, "secret").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(read_letter(&link).is_err(), "O_NOFOLLOW");
+        let fifo = dir.path().join("fifo");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let err = read_letter(&fifo).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{err}");
+        assert_eq!(read_letter(&target).unwrap(), b"secret");
+    }
+
+    #[tokio::test]
+    async fn a_missing_outbox_folder_is_a_transient_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        fs::remove_dir_all(maildir.outbox_dir()).unwrap();
+        let mail = OutgoingMail {
+            envelope_from: "zaochka@localhost".into(),
+            recipients: vec!["alice@players.test".into()],
+            raw: letter(3),
+            message_id: "<r1@zaochka>".into(),
+        };
+        let err = maildir.send(&mail).await.unwrap_err();
+        assert!(matches!(err, MailError::Deliver { .. }), "{err}");
+        assert!(err.is_transient());
+        assert_eq!(err.send_failure(), crate::mail::SendFailure::ServerDown);
     }
 
     #[tokio::test]

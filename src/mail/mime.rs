@@ -190,6 +190,14 @@ pub fn parse(raw: &[u8]) -> Result<ParsedMail, MimeError> {
     })
 }
 
+/// The Message-ID of a raw message (without angle brackets), reading its header only: for
+/// the daemon's log line of a letter.
+pub fn message_id(raw: &[u8]) -> Option<String> {
+    MessageParser::default()
+        .parse_headers(raw)
+        .and_then(|m| m.message_id().map(str::to_owned))
+}
+
 fn mailboxes(address: &Address<'_>) -> Vec<Mailbox> {
     address
         .iter()

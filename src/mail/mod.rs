@@ -153,6 +153,13 @@ pub trait Inbox {
         &mut self,
         max: Duration,
     ) -> impl Future<Output = Result<(), MailError>> + Send;
+
+    /// How many entries of the mailbox the last fetch skipped because they are not letters
+    /// it can read (a directory or FIFO in a Maildir, an unreadable file); each is logged
+    /// once by the inbox. `run --once` reports them as left unhandled.
+    fn skipped(&self) -> usize {
+        0
+    }
 }
 
 /// Where letters go.
@@ -199,6 +206,14 @@ impl Inbox for AnyInbox {
             AnyInbox::Maildir(m) => m.wait_for_mail(max).await,
             AnyInbox::Imap(m) => m.wait_for_mail(max).await,
             AnyInbox::Memory(m) => m.wait_for_mail(max).await,
+        }
+    }
+
+    fn skipped(&self) -> usize {
+        match self {
+            AnyInbox::Maildir(m) => m.skipped(),
+            AnyInbox::Imap(m) => m.skipped(),
+            AnyInbox::Memory(m) => m.skipped(),
         }
     }
 }
@@ -379,13 +394,37 @@ pub enum MailError {
     /// The transport was given settings it cannot use.
     #[error("bad mail settings: {0}")]
     Settings(String),
+    /// A letter could not be written into a Maildir's folders (missing, full, not
+    /// writable): transient, the letter waits until an admin puts it right.
+    #[error("cannot deliver into '{path}': {source}")]
+    Deliver {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// What a failed send means for the letter and for the rest of the outbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendFailure {
+    /// The server refused this letter for good (a 5xx reply to it, an address that cannot
+    /// be used): give it up; the other letters are not concerned.
+    Refused,
+    /// This letter could not go now (a 4xx reply to it): retry it later, go on with the rest.
+    Later,
+    /// The server cannot be used now (down, unreachable, refused the login, a TLS problem, a
+    /// full disk): nothing goes until it can; retry with backoff, never give up.
+    ServerDown,
 }
 
 impl MailError {
     /// True when retrying later may succeed: connection refused or lost, timeouts, SMTP 4xx,
-    /// and Maildir i/o errors other than a missing file or a permission problem (a full disk
-    /// is cleared by an admin). False for 5xx, authentication failures, TLS and certificate
-    /// problems, bad addresses, missing letters and bad settings.
+    /// authentication failures (a rotated password is put right by the admin, and nothing
+    /// queued meanwhile is lost), a Maildir delivery that failed, and Maildir i/o errors
+    /// other than a missing file or a permission problem (a full disk is cleared by an
+    /// admin). False for 5xx, TLS and certificate problems, bad addresses, missing letters
+    /// and bad settings.
     pub fn is_transient(&self) -> bool {
         match self {
             MailError::Io { source, .. } => !matches!(
@@ -394,15 +433,66 @@ impl MailError {
                     | std::io::ErrorKind::PermissionDenied
                     | std::io::ErrorKind::InvalidInput
             ),
-            MailError::Connect { .. } | MailError::Timeout { .. } => true,
+            MailError::Connect { .. }
+            | MailError::Timeout { .. }
+            | MailError::Auth { .. }
+            | MailError::Deliver { .. } => true,
             MailError::Imap { transient, .. } | MailError::Smtp { transient, .. } => *transient,
             MailError::Tls { .. }
-            | MailError::Auth { .. }
             | MailError::BadAddress { .. }
             | MailError::NotFound { .. }
             | MailError::Settings(_) => false,
         }
     }
+
+    /// What this error, from [`Outbox::send`], means for the letter and the outbox: only a
+    /// refusal of the letter itself gives it up; whatever is wrong with the server or the
+    /// settings keeps every letter waiting (and is logged) until it is put right.
+    pub fn send_failure(&self) -> SendFailure {
+        match self {
+            MailError::Smtp {
+                code: Some(code),
+                transient: false,
+                ..
+            } if (500..600).contains(code) => SendFailure::Refused,
+            MailError::BadAddress { .. } => SendFailure::Refused,
+            // 421: the server is closing the session, not refusing this letter
+            MailError::Smtp {
+                code: Some(code), ..
+            } if (400..500).contains(code) && *code != 421 => SendFailure::Later,
+            _ => SendFailure::ServerDown,
+        }
+    }
+}
+
+/// A server's answer made fit for an error message and the log: the password, and the forms
+/// it takes in `AUTH PLAIN` and `AUTH LOGIN` (base64), replaced by `<redacted>` wherever the
+/// server echoed them; control characters as spaces (one line); at most 300 characters.
+pub fn redact(text: &str, user: &str, password: &Password) -> String {
+    let mut out = text.to_owned();
+    let pw = password.expose();
+    if !pw.is_empty() {
+        use base64::Engine as _;
+        let base64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        let secrets = [
+            base64(format!("\0{user}\0{pw}").as_bytes()),
+            base64(format!("{user}\0{user}\0{pw}").as_bytes()),
+            base64(pw.as_bytes()),
+            pw.to_owned(),
+        ];
+        for secret in secrets {
+            out = out.replace(&secret, "<redacted>");
+        }
+    }
+    let mut out: String = out
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if let Some((cut, _)) = out.char_indices().nth(300) {
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
 }
 
 /// How a client secures its connection.
@@ -525,7 +615,7 @@ mod tests {
     }
 
     #[test]
-    fn refused_connections_are_transient_and_auth_failures_permanent() {
+    fn refused_connections_and_auth_failures_are_transient_and_a_missing_letter_is_not() {
         let refused = MailError::Connect {
             server: "127.0.0.1:1".into(),
             source: std::io::ErrorKind::ConnectionRefused.into(),
@@ -536,12 +626,85 @@ mod tests {
             user: "u".into(),
             reason: "no".into(),
         };
-        assert!(!auth.is_transient());
+        assert!(
+            auth.is_transient(),
+            "a rotated password is put right by the admin"
+        );
         let missing = MailError::Io {
             path: "x".into(),
             source: std::io::ErrorKind::NotFound.into(),
         };
         assert!(!missing.is_transient());
+        let outbox_gone = MailError::Deliver {
+            path: "outbox/tmp/x".into(),
+            source: std::io::ErrorKind::NotFound.into(),
+        };
+        assert!(outbox_gone.is_transient());
+    }
+
+    fn smtp(code: Option<u16>, transient: bool) -> MailError {
+        MailError::Smtp {
+            server: "s".into(),
+            code,
+            reason: "r".into(),
+            transient,
+        }
+    }
+
+    #[test]
+    fn only_a_refusal_of_the_letter_itself_gives_it_up() {
+        assert_eq!(smtp(Some(550), false).send_failure(), SendFailure::Refused);
+        assert_eq!(smtp(Some(552), false).send_failure(), SendFailure::Refused);
+        let bad = MailError::BadAddress {
+            address: "x".into(),
+            reason: "r".into(),
+        };
+        assert_eq!(bad.send_failure(), SendFailure::Refused);
+        assert_eq!(smtp(Some(451), true).send_failure(), SendFailure::Later);
+        assert_eq!(
+            smtp(Some(421), true).send_failure(),
+            SendFailure::ServerDown
+        );
+        assert_eq!(smtp(None, true).send_failure(), SendFailure::ServerDown);
+        for e in [
+            MailError::Auth {
+                server: "s".into(),
+                user: "u".into(),
+                reason: "535".into(),
+            },
+            MailError::Tls {
+                server: "s".into(),
+                reason: "expired".into(),
+            },
+            MailError::Deliver {
+                path: "outbox".into(),
+                source: std::io::ErrorKind::NotFound.into(),
+            },
+            MailError::Settings("x".into()),
+        ] {
+            assert_eq!(e.send_failure(), SendFailure::ServerDown, "{e}");
+        }
+    }
+
+    #[test]
+    fn a_password_echoed_by_the_server_is_redacted_in_every_form() {
+        let pw = Password::new("s3cret!");
+        let plain = "AHpAeC50ZXN0AHMzY3JldCE="; // base64 of "\0z@x.test\0s3cret!"
+        let login = "czNjcmV0IQ=="; // base64 of "s3cret!"
+        let text = format!(
+            "BAD [PARSE] a1 LOGIN z@x.test s3cret! | AUTH PLAIN {plain} | {login}\r\n+ more"
+        );
+        let shown = redact(&text, "z@x.test", &pw);
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(!shown.contains(plain) && !shown.contains(login), "{shown}");
+        assert_eq!(shown.matches("<redacted>").count(), 3, "{shown}");
+        assert!(!shown.contains('\r') && !shown.contains('\n'), "{shown}");
+        assert!(
+            shown.contains("LOGIN z@x.test"),
+            "the rest is kept: {shown}"
+        );
+        let long = "x".repeat(1000);
+        assert!(redact(&long, "u", &pw).chars().count() <= 301);
     }
 
     #[tokio::test]

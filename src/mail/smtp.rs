@@ -123,32 +123,39 @@ impl SmtpOutbox {
         Ok(builder.build())
     }
 
+    /// The transport's error, classified ([`MailError::send_failure`]): a 5xx reply refuses
+    /// the letter; an authentication failure (530, 534, 535, 538) is [`MailError::Auth`]; a
+    /// refused certificate [`MailError::Tls`]; 4xx, connection, i/o and client errors are
+    /// transient. The server's words are redacted ([`super::redact`]).
     fn error(&self, e: &lettre::transport::smtp::Error) -> MailError {
         let code = e.status().map(|c| {
             // a Code displays as its three digits
             c.to_string().parse().unwrap_or(0)
         });
-        // a garbled answer or a dropped connection may pass; 5xx, TLS and client errors do not
-        let permanent = e.is_permanent() || e.is_tls() || e.is_client();
-        if let Some(535) = code {
-            let user = self.settings.auth.as_ref().map(|a| a.0.clone());
+        let (user, password) = match &self.settings.auth {
+            Some((user, password)) => (user.as_str(), password.clone()),
+            None => ("", Password::default()),
+        };
+        let reason = super::redact(&e.to_string(), user, &password);
+        if matches!(code, Some(530 | 534 | 535 | 538)) {
             return MailError::Auth {
                 server: self.server(),
-                user: user.unwrap_or_default(),
-                reason: e.to_string(),
+                user: user.to_owned(),
+                reason,
             };
         }
-        if is_certificate_problem(e) {
+        if is_certificate_problem(e) || e.is_tls() {
             return MailError::Tls {
                 server: self.server(),
-                reason: e.to_string(),
+                reason,
             };
         }
         MailError::Smtp {
             server: self.server(),
             code,
-            reason: e.to_string(),
-            transient: !permanent,
+            reason,
+            // only a 5xx reply is final; a garbled answer or a dropped connection may pass
+            transient: !e.is_permanent(),
         }
     }
 }

@@ -101,8 +101,48 @@ pub struct Office {
     pub templates: Templates,
 }
 
-/// Distinguishes Message-IDs made in the same microsecond.
+/// Distinguishes Message-IDs made by one process in the same microsecond.
 static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// The address as lettre can write it in a To header and read it back for the envelope
+/// (lettre takes an address literal as an address but not in a header).
+fn answerable(email: &str) -> Result<lettre::Address, String> {
+    let addr: lettre::Address = email.parse().map_err(|e| format!("{e}"))?;
+    match email.parse::<lettre::message::Mailbox>() {
+        Ok(m) if m.email == addr => Ok(addr),
+        Ok(_) => Err("the address does not read back the same".into()),
+        Err(e) => Err(format!("{e}")),
+    }
+}
+
+/// A Message-ID for a new outgoing letter: `KIND.GAME.MICROS.SEQ.RANDOM@DOMAIN`. The kind and
+/// game keep it readable (and searchable: `forward.`); 64 random bits make it unique across
+/// processes, restarts and restored backups even at the same `--now`. It is made once, when
+/// the letter is queued, and stored with it: every resend carries the same id.
+fn new_message_id(
+    template: &str,
+    game: Option<GameId>,
+    now: DateTime<Utc>,
+    address: &str,
+) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let domain = address
+        .rsplit_once('@')
+        .map(|(_, d)| d)
+        .filter(|d| !d.is_empty())
+        .unwrap_or("zaochka.invalid");
+    let seq = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+    // std's RandomState is seeded from the operating system's randomness for each process
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(seq);
+    hasher.write_u32(std::process::id());
+    let random = hasher.finish();
+    format!(
+        "{template}.{}.{}.{seq}.{random:016x}@{domain}",
+        game.map(|g| g.0).unwrap_or(0),
+        now.timestamp_micros()
+    )
+}
 
 impl Office {
     /// An office with the built-in wording.
@@ -1317,21 +1357,24 @@ impl Office {
         attachments: Vec<(String, String, Vec<u8>)>,
         now: DateTime<Utc>,
     ) -> Result<(), OfficeError> {
-        if to.is_empty() || to.iter().all(|(_, e)| e.is_empty()) {
+        // An address mail-parser read but lettre cannot write (`"a b"@x`, an address literal,
+        // a trailing dot, a route) cannot be answered: the letter is still stored and judged,
+        // and whoever else is to be told is told.
+        let to: Vec<(&str, &str, lettre::Address)> = to
+            .iter()
+            .filter(|(_, e)| !e.is_empty())
+            .filter_map(|(n, e)| match answerable(e) {
+                Ok(addr) => Some((n.as_str(), e.as_str(), addr)),
+                Err(err) => {
+                    tracing::warn!(address = %e, template, error = %err, "cannot write to this address; that letter is not sent");
+                    None
+                }
+            })
+            .collect();
+        if to.is_empty() {
             return Ok(());
         }
-        let domain = self
-            .config
-            .address
-            .rsplit_once('@')
-            .map(|(_, d)| d.to_string())
-            .unwrap_or_else(|| "zaochka.invalid".into());
-        let seq = SEQUENCE.fetch_add(1, Ordering::Relaxed);
-        let message_id = format!(
-            "{template}.{}.{}.{seq}@{domain}",
-            game.map(|g| g.0).unwrap_or(0),
-            now.timestamp_micros()
-        );
+        let message_id = new_message_id(template, game, now, &self.config.address);
         let (in_reply_to, references) = match answering {
             Some((_, p)) => {
                 let mut refs = p.references.clone();
@@ -1345,7 +1388,7 @@ impl Office {
                     let last = tx.letters_out_of_game(g)?.into_iter().rev().find(|l| {
                         l.recipients
                             .iter()
-                            .any(|r| to.iter().any(|(_, e)| e.eq_ignore_ascii_case(r)))
+                            .any(|r| to.iter().any(|(_, e, _)| e.eq_ignore_ascii_case(r)))
                     });
                     match last {
                         Some(l) => (Some(l.message_id.clone()), vec![l.message_id]),
@@ -1355,22 +1398,21 @@ impl Office {
                 None => (None, vec![]),
             },
         };
-        let mailbox = |name: &str, email: &str| -> Result<lettre::message::Mailbox, OfficeError> {
-            let addr = email
-                .parse()
-                .map_err(|e| RenderError::Mime(format!("address '{email}': {e}")))?;
-            Ok(lettre::message::Mailbox::new(
-                (!name.is_empty()).then(|| name.to_string()),
-                addr,
-            ))
+        let mailbox = |name: &str, addr: lettre::Address| {
+            lettre::message::Mailbox::new((!name.is_empty()).then(|| name.to_string()), addr)
         };
+        let from = self.config.address.parse().map_err(|e| {
+            RenderError::Mime(format!(
+                "the mailbox's address '{}': {e}",
+                self.config.address
+            ))
+        })?;
         let envelope = Envelope {
-            from: mailbox(&self.config.display_name, &self.config.address)?,
+            from: mailbox(&self.config.display_name, from),
             to: to
                 .iter()
-                .filter(|(_, e)| !e.is_empty())
-                .map(|(n, e)| mailbox(n, e))
-                .collect::<Result<_, _>>()?,
+                .map(|(n, _, addr)| mailbox(n, addr.clone()))
+                .collect(),
             cc: vec![],
             subject: String::new(),
             message_id: message_id.clone(),
@@ -1387,11 +1429,7 @@ impl Office {
             envelope,
             attachments,
         )?;
-        let recipients: Vec<String> = to
-            .iter()
-            .filter(|(_, e)| !e.is_empty())
-            .map(|(_, e)| e.clone())
-            .collect();
+        let recipients: Vec<String> = to.iter().map(|(_, e, _)| (*e).to_owned()).collect();
         tx.queue(
             &NewLetterOut {
                 message_id: &message_id,

@@ -445,9 +445,10 @@ impl Tx<'_> {
         Ok(LetterOutId(self.conn().last_insert_rowid()))
     }
 
-    /// Up to `limit` letters waiting to be sent whose next attempt is due at `now`, oldest
-    /// due first. On a transient failure, stop the batch ([`Tx::mark_failed`] the letter) and
-    /// come back at [`Tx::next_outgoing_at`], so that a partner's moves arrive in order.
+    /// Up to `limit` letters waiting to be sent whose next attempt is due at `now`, in the
+    /// order they were queued (so that a partner's moves arrive in order even after some were
+    /// retried). When the server is down, [`Tx::mark_failed`] the letter tried,
+    /// [`Tx::defer_outgoing`] the rest, and come back at [`Tx::next_outgoing_at`].
     ///
     /// # Errors
     /// [`StoreError::Sql`] on failure.
@@ -457,7 +458,7 @@ impl Tx<'_> {
             &format!(
                 "SELECT {LETTER_OUT_COLUMNS} FROM letters_out \
                  WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
-                 ORDER BY next_attempt, id LIMIT ?2"
+                 ORDER BY id LIMIT ?2"
             ),
             params![Moment(now), limit],
             letter_out_row,
@@ -552,6 +553,21 @@ impl Tx<'_> {
             )
             .during(|| format!("schedule letter {id}"))?;
         Ok(next)
+    }
+
+    /// Puts off every waiting letter due before `until` to `until`, without counting an
+    /// attempt: the mail server is down, so nothing is tried before then. Returns how many.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn defer_outgoing(&self, until: DateTime<Utc>) -> Result<usize> {
+        self.conn()
+            .execute(
+                "UPDATE letters_out SET next_attempt = ?1 \
+                 WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt < ?1",
+                params![Moment(until)],
+            )
+            .during(|| format!("put off the outbox until {until}"))
     }
 
     /// Stops trying to send a letter (the server refused it for good): it stays in the

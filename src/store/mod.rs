@@ -68,6 +68,20 @@ pub enum StoreError {
         /// The number of migrations this build knows.
         known: usize,
     },
+    /// There is no database file at the path (only `zaochka init` creates one).
+    #[error("no database '{}': create it with `zaochka init` (or fix `database` in the config)", path.display())]
+    Missing {
+        /// The path looked at.
+        path: PathBuf,
+    },
+    /// The file is empty, or not a zaochka database (another SQLite file, or not SQLite).
+    #[error("'{}' is not a zaochka database ({why}): create one with `zaochka init` (or fix `database` in the config)", path.display())]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+        /// What was found.
+        why: String,
+    },
     /// A migration failed; the database is left as it was before any of them ran.
     #[error("migration {version} failed")]
     Migration {
@@ -332,11 +346,44 @@ impl Store {
     /// and `demo`), so that a mistyped path is an error rather than a new empty database.
     ///
     /// # Errors
-    /// [`StoreError::Open`] when there is no such file or it cannot be set up; as
-    /// [`Store::open`] otherwise.
+    /// [`StoreError::Missing`] when there is no such file; [`StoreError::NotADatabase`] when
+    /// it is empty or holds no zaochka schema; [`StoreError::Open`] when it cannot be set
+    /// up; as [`Store::open`] otherwise.
     pub fn open_existing(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let not_a_database = |why: String| StoreError::NotADatabase {
+            path: path.to_owned(),
+            why,
+        };
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StoreError::Missing {
+                    path: path.to_owned(),
+                });
+            }
+            Err(e) => return Err(not_a_database(e.to_string())),
+            Ok(m) if !m.is_file() => return Err(not_a_database("not a file".into())),
+            Ok(m) if m.len() == 0 => return Err(not_a_database("an empty file".into())),
+            Ok(_) => {}
+        }
+        // Before WAL or migrations touch it: an empty schema (another program's SQLite
+        // file, or one left by a mistyped path) is not made into a new federation here.
+        {
+            let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .map_err(|source| StoreError::Open {
+                    path: path.to_owned(),
+                    source,
+                })?;
+            let _ = conn.busy_timeout(BUSY_TIMEOUT);
+            let version: i64 = conn
+                .pragma_query_value(None, "user_version", |row| row.get(0))
+                .map_err(|e| not_a_database(e.to_string()))?;
+            if version == 0 {
+                return Err(not_a_database("no zaochka schema in it".into()));
+            }
+        }
         Self::open_with(
-            path.as_ref(),
+            path,
             OpenFlags::default().difference(OpenFlags::SQLITE_OPEN_CREATE),
         )
     }
