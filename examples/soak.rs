@@ -293,15 +293,25 @@ async fn main() -> anyhow::Result<()> {
              [imap]\nhost = \"{host}\"\nport = {imap}\ntls = \"none\"\nuser = \"{BOT}\"\n\
              password_env = \"ZAOCHKA_SOAK_PASSWORD\"\nidle_seconds = 60\npoll_seconds = 2\n\
              timeout_seconds = 10\n\
-             [smtp]\nhost = \"{host}\"\nport = {smtp}\ntls = \"none\"\ntimeout_seconds = 10\n",
+             [smtp]\nhost = \"{host}\"\nport = {smtp}\ntls = \"none\"\ntimeout_seconds = 10\n\
+             [auth]\nsenders = \"dkim\"\ndns_records = \"{records}\"\n",
             OFFICIALS[0],
             OFFICIALS[1],
             db = db.display(),
+            records = work.join("dns_records").display(),
             host = stack.host,
             imap = stack.imap,
             smtp = stack.smtp,
         ),
     )?;
+    // The players' provider signs their letters (the default sender check, "dkim"); its key
+    // is published in a dns_records file instead of DNS.
+    let signer = zaochka::mail::auth::Signer::rsa_pem(
+        "players.soak",
+        "soak",
+        include_str!("../tests/data/auth/players.rsa.pem"),
+    )?;
+    std::fs::write(work.join("dns_records"), signer.dns_record() + "\n")?;
     let today = chrono::Utc::now()
         .with_timezone(&chrono_tz::Europe::Moscow)
         .date_naive();
@@ -510,6 +520,7 @@ async fn main() -> anyhow::Result<()> {
                 chrono::Utc::now().to_rfc2822()
             )
             .into_bytes();
+            let raw = signer.sign(&raw)?;
             let delivered = if outage.is_some() {
                 let r = stack.append(&raw).await;
                 if r.is_ok() {

@@ -392,7 +392,7 @@ pub fn run(cli: Cli) -> CliResult {
             RulesCommand::Perft { game, depth, fen } => rules::perft(&game, depth, fen.as_deref()),
         },
         Command::Letter { command } => match command {
-            LetterCommand::Read { file } => letter::read(&file),
+            LetterCommand::Read { file } => letter::read(&ctx.config, &file),
         },
     }
 }

@@ -47,6 +47,8 @@ pub struct Config {
     pub rules: RulesConfig,
     /// What the daemon takes on from a letter.
     pub limits: LimitsConfig,
+    /// How a letter proves its sender.
+    pub auth: AuthConfig,
 }
 
 /// `[limits]`: what the daemon takes on from one letter.
@@ -63,6 +65,46 @@ impl Default for LimitsConfig {
             letter_bytes: 10 * 1024 * 1024,
         }
     }
+}
+
+/// How a letter proves its sender, on top of coming from the registered address (`[auth]`
+/// `senders`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Senders {
+    /// A DKIM signature that verifies, made by the From address's domain (`d=` equal to it,
+    /// or DMARC-aligned with it), checked inside zaochka (the default).
+    #[default]
+    Dkim,
+    /// The Authentication-Results fields that the federation's own MX adds
+    /// ([`AuthConfig::authserv_id`]).
+    Authres,
+    /// The registered address alone (a closed network, a test rig).
+    Address,
+}
+
+impl fmt::Display for Senders {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Senders::Dkim => "dkim",
+            Senders::Authres => "authres",
+            Senders::Address => "address",
+        })
+    }
+}
+
+/// `[auth]`: who may move a game.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AuthConfig {
+    /// The proof asked of a letter.
+    pub senders: Senders,
+    /// The authserv-id of the MX's Authentication-Results fields (`senders = "authres"`).
+    pub authserv_id: String,
+    /// Domains whose players' mail is accepted on the address alone (lower case). Officials'
+    /// commands never fall under it.
+    pub unsigned_domains: Vec<String>,
+    /// A file of DNS TXT records (`NAME TEXT` lines) used instead of DNS; `None`: DNS.
+    pub dns_records: Option<PathBuf>,
 }
 
 /// The language of outgoing letters.
@@ -282,6 +324,7 @@ impl Default for Config {
             }),
             rules: RulesConfig::default(),
             limits: LimitsConfig::default(),
+            auth: AuthConfig::default(),
         }
     }
 }
@@ -356,6 +399,7 @@ struct RawConfig {
     smtp: RawSmtp,
     rules: RawRules,
     limits: RawLimits,
+    auth: RawAuth,
 }
 
 #[derive(Debug, Deserialize)]
@@ -369,6 +413,80 @@ impl Default for RawLimits {
         RawLimits {
             letter_bytes: LimitsConfig::default().letter_bytes as u64,
         }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawAuth {
+    senders: String,
+    authserv_id: String,
+    unsigned_domains: Vec<String>,
+    dns_records: String,
+}
+
+impl Default for RawAuth {
+    fn default() -> Self {
+        RawAuth {
+            senders: "dkim".into(),
+            authserv_id: String::new(),
+            unsigned_domains: Vec::new(),
+            dns_records: String::new(),
+        }
+    }
+}
+
+impl RawAuth {
+    fn validate(self) -> Result<AuthConfig, ConfigError> {
+        let senders = match self.senders.trim() {
+            "dkim" => Senders::Dkim,
+            "authres" => Senders::Authres,
+            "address" => Senders::Address,
+            other => {
+                return Err(invalid(
+                    "auth.senders",
+                    other,
+                    "must be \"dkim\", \"authres\" or \"address\"",
+                ));
+            }
+        };
+        let authserv_id = self.authserv_id.trim().to_owned();
+        if senders == Senders::Authres && authserv_id.is_empty() {
+            return Err(invalid(
+                "auth.authserv_id",
+                "",
+                "senders = \"authres\" needs the authserv-id your MX writes in its \
+                 Authentication-Results fields (e.g. its host name)",
+            ));
+        }
+        if authserv_id.contains(|c: char| c.is_whitespace() || c == ';') {
+            return Err(invalid(
+                "auth.authserv_id",
+                &authserv_id,
+                "an authserv-id has no spaces or ';'",
+            ));
+        }
+        let mut unsigned_domains = Vec::new();
+        for d in &self.unsigned_domains {
+            let domain = d.trim().trim_end_matches('.').to_ascii_lowercase();
+            if domain.is_empty()
+                || domain.contains(|c: char| c.is_whitespace() || "@<>,;\"".contains(c))
+                || !domain.contains('.') && domain != "localhost"
+            {
+                return Err(invalid(
+                    "auth.unsigned_domains",
+                    d,
+                    "not a domain like example.org",
+                ));
+            }
+            unsigned_domains.push(domain);
+        }
+        Ok(AuthConfig {
+            senders,
+            authserv_id,
+            unsigned_domains,
+            dns_records: optional_path(&self.dns_records),
+        })
     }
 }
 
@@ -453,6 +571,7 @@ impl Default for RawConfig {
             smtp: RawSmtp::default(),
             rules: RawRules::default(),
             limits: RawLimits::default(),
+            auth: RawAuth::default(),
         }
     }
 }
@@ -791,6 +910,7 @@ impl RawConfig {
                 // A value beyond the address space is no limit at all.
                 letter_bytes: usize::try_from(letter_bytes).unwrap_or(usize::MAX),
             },
+            auth: self.auth.validate()?,
         })
     }
 }
@@ -1023,5 +1143,33 @@ mod tests {
                     password_env = \"A\"\npassword_command = \"b\"\n[smtp]\nhost = \"h\"";
         let err = Config::from_toml(text).unwrap_err().to_string();
         assert!(err.contains("imap.password_command"), "{err}");
+    }
+
+    #[test]
+    fn senders_default_to_dkim_and_authres_needs_its_authserv_id() {
+        assert_eq!(Config::default().auth.senders, Senders::Dkim);
+        let err = Config::from_toml("[auth]\nsenders = \"authres\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'auth.authserv_id'"), "{err}");
+        let c = Config::from_toml(
+            "[auth]\nsenders = \"authres\"\nauthserv_id = \"mx.federation.test\"\n\
+             unsigned_domains = [\"Old-Mail.Example.\"]\ndns_records = \"/etc/zaochka/dns\"",
+        )
+        .unwrap();
+        assert_eq!(c.auth.senders, Senders::Authres);
+        assert_eq!(c.auth.authserv_id, "mx.federation.test");
+        assert_eq!(
+            c.auth.unsigned_domains,
+            vec!["old-mail.example".to_string()]
+        );
+        assert_eq!(c.auth.dns_records, Some(PathBuf::from("/etc/zaochka/dns")));
+        for bad in [
+            "[auth]\nsenders = \"spf\"",
+            "[auth]\nunsigned_domains = [\"user@example.org\"]",
+        ] {
+            let err = Config::from_toml(bad).unwrap_err().to_string();
+            assert!(err.contains("'auth."), "{bad}: {err}");
+        }
     }
 }

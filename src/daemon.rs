@@ -10,6 +10,13 @@
 //! down, or refuses the login, delays letters (retried with backoff, 1 minute doubling to an
 //! hour, for as long as it takes, each failure logged) but never stops the reading; only a
 //! letter the server itself refuses (a 5xx reply to it) is given up.
+//!
+//! Before a letter is handled its sender is checked ([`Verifier`], `[auth]`). When the DNS
+//! does not answer (SERVFAIL, timeout) the letter is not handled nor marked processed: it
+//! waits in the mailbox and is checked again (1 minute, doubling to an hour) until the DNS
+//! answers or [`GIVE_UP_AFTER`] has passed since it arrived (Postfix's queue lifetime); then
+//! it is handled as not proven. Nothing of it is stored meanwhile, so a letter is never
+//! archived as refused for a DNS hiccup.
 
 use std::future::Future;
 use std::time::Duration;
@@ -18,7 +25,8 @@ use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 use tracing::{error, info, warn};
 
-use crate::mail::{Inbox, MailError, Outbox, OutgoingMail, SendFailure};
+use crate::mail::auth::{AuthError, Verifier};
+use crate::mail::{Inbox, IncomingMail, MailError, Outbox, OutgoingMail, SendFailure};
 use crate::office::{Handled, Office};
 use crate::store::{Outcome, Store};
 
@@ -64,6 +72,8 @@ pub struct Pass {
     /// Outgoing letters still waiting after the pass (the server was down, or their retry
     /// is not due yet).
     pub waiting: usize,
+    /// Letters left in the mailbox because the DNS did not answer their sender check.
+    pub waiting_for_dns: usize,
 }
 
 impl Pass {
@@ -86,7 +96,20 @@ impl std::ops::AddAssign for Pass {
         // the state of the mailbox and the outbox after the last pass, not a sum
         self.skipped = o.skipped;
         self.waiting = o.waiting;
+        self.waiting_for_dns += o.waiting_for_dns;
     }
+}
+
+/// How long a letter whose sender check met a DNS failure is checked again before it is
+/// handled as not proven: 5 days, Postfix's `maximal_queue_lifetime`.
+pub const GIVE_UP_AFTER: chrono::TimeDelta = chrono::TimeDelta::days(5);
+
+/// A letter waiting for the DNS.
+#[derive(Debug)]
+struct Waiting {
+    mail: IncomingMail,
+    tries: u32,
+    next: tokio::time::Instant,
 }
 
 /// The daemon: the office, its store and the two transports.
@@ -103,9 +126,43 @@ pub struct Daemon<I, O> {
     pub clock: Clock,
     /// The longest wait between passes when nothing is due (the poll fallback).
     pub max_wait: Duration,
+    /// The sender check.
+    pub verifier: Verifier,
+    /// Letters whose check is to be tried again.
+    waiting: Vec<Waiting>,
 }
 
 impl<I: Inbox, O: Outbox> Daemon<I, O> {
+    /// A daemon with the sender check the office's `[auth]` describes.
+    ///
+    /// # Errors
+    /// [`AuthError`] when the `dns_records` file or the system's resolver cannot be used.
+    pub fn new(
+        office: Office,
+        store: Store,
+        inbox: I,
+        outbox: O,
+        clock: Clock,
+        max_wait: Duration,
+    ) -> Result<Self, AuthError> {
+        let verifier = Verifier::new(&office.config.auth)?;
+        Ok(Daemon {
+            office,
+            store,
+            inbox,
+            outbox,
+            clock,
+            max_wait,
+            verifier,
+            waiting: Vec::new(),
+        })
+    }
+
+    /// How many letters wait for the DNS to answer their sender check.
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
     /// Runs until `shutdown` completes (SIGTERM in the binary): the letter in hand is
     /// finished, then the daemon stops. With `once`, one pass and return.
     ///
@@ -168,9 +225,34 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
     /// left in the mailbox for the next pass).
     pub async fn pass<'f>(&mut self, shutdown: &mut Stop<'f>) -> Result<Pass, MailError> {
         let mut p = Pass::default();
+        // Letters waiting for the DNS whose time has come; a letter fetched again (a new
+        // connection) is checked once.
+        let instant = tokio::time::Instant::now();
+        let mut again = Vec::new();
+        let mut due = Vec::new();
+        self.waiting.retain_mut(|w| {
+            if w.next <= instant {
+                due.push(w.mail.clone());
+                again.push((w.mail.id.clone(), w.tries));
+                false
+            } else {
+                true
+            }
+        });
         'fetch: loop {
-            let mail = self.inbox.fetch_new().await?;
+            let mut mail = self.inbox.fetch_new().await?;
             p.skipped = self.inbox.skipped();
+            for m in &mail {
+                if let Some(i) = self.waiting.iter().position(|w| w.mail.id == m.id) {
+                    let w = self.waiting.remove(i);
+                    again.push((w.mail.id, w.tries));
+                }
+            }
+            for d in due.drain(..) {
+                if !mail.iter().any(|m| m.id == d.id) {
+                    mail.push(d);
+                }
+            }
             if mail.is_empty() {
                 break;
             }
@@ -180,7 +262,28 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                 }
                 let message_id = crate::mail::mime::message_id(&m.raw);
                 let message_id = message_id.as_deref().unwrap_or("-");
-                match self.office.handle(&mut self.store, &m, self.clock.now()) {
+                let auth = self.verifier.verify(&m.raw).await;
+                if auth.is_transient() && self.clock.now() - m.received < GIVE_UP_AFTER {
+                    let tries = again
+                        .iter()
+                        .find(|(id, _)| *id == m.id)
+                        .map_or(0, |(_, t)| *t)
+                        + 1;
+                    let wait = Duration::from_secs(60 << (tries - 1).min(6))
+                        .min(Duration::from_secs(3600));
+                    warn!(mail = %m.id, message_id, auth = %auth.summary(), retry_s = wait.as_secs(), "sender check: no answer from the DNS; the letter waits in the mailbox");
+                    p.waiting_for_dns += 1;
+                    self.waiting.push(Waiting {
+                        mail: m,
+                        tries,
+                        next: tokio::time::Instant::now() + wait,
+                    });
+                    continue;
+                }
+                match self
+                    .office
+                    .handle(&mut self.store, &m, &auth, self.clock.now())
+                {
                     Ok(Handled::New { id, outcome }) => {
                         p.letters += 1;
                         if matches!(outcome, Outcome::Judged { .. }) {
@@ -299,6 +402,9 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
     fn wait_time(&self) -> Duration {
         let now = self.clock.now();
         let mut wait = self.max_wait;
+        if let Some(next) = self.waiting.iter().map(|w| w.next).min() {
+            wait = wait.min(next.saturating_duration_since(tokio::time::Instant::now()));
+        }
         if let Ok(Some(at)) = self.store.read(|tx| tx.next_outgoing_at()) {
             wait = wait.min((at - now).to_std().unwrap_or(Duration::ZERO));
         }
@@ -366,15 +472,19 @@ mod tests {
         )
     }
 
+    /// These tests are about stopping, not senders: the address alone is believed.
     fn daemon(mailbox: &MemoryMailbox) -> Daemon<AnyInbox, AnyOutbox> {
-        Daemon {
-            office: Office::new(Config::default()),
-            store: Store::open_in_memory().unwrap(),
-            inbox: AnyInbox::Memory(mailbox.clone()),
-            outbox: AnyOutbox::Memory(mailbox.clone()),
-            clock: Clock::Fixed(Utc::now()),
-            max_wait: Duration::from_secs(3600),
-        }
+        let mut config = Config::default();
+        config.auth.senders = crate::config::Senders::Address;
+        Daemon::new(
+            Office::new(config),
+            Store::open_in_memory().unwrap(),
+            AnyInbox::Memory(mailbox.clone()),
+            AnyOutbox::Memory(mailbox.clone()),
+            Clock::Fixed(Utc::now()),
+            Duration::from_secs(3600),
+        )
+        .unwrap()
     }
 
     #[tokio::test]
@@ -501,5 +611,81 @@ mod tests {
             1,
             "one short answer to the unknown sender"
         );
+    }
+
+    const PLAYERS_RSA: &str = include_str!("../tests/data/auth/players.rsa.pem");
+
+    #[tokio::test(start_paused = true)]
+    async fn a_letter_whose_key_lookup_fails_waits_in_the_mailbox_and_is_judged_once_the_dns_answers()
+     {
+        use crate::mail::auth::{DnsTable, Signer, Verifier};
+        let signer = Signer::rsa_pem("example.com", "s1", PLAYERS_RSA).unwrap();
+        let mailbox = MemoryMailbox::new();
+        let now = Utc::now();
+        mailbox.push(signer.sign(letter(1).as_bytes()).unwrap(), now);
+        let mut d = daemon(&mailbox);
+        d.office.config.auth.senders = crate::config::Senders::Dkim;
+        let mut broken = DnsTable::default();
+        broken.fail("s1._domainkey.example.com");
+        d.verifier = Verifier::with_table(&d.office.config.auth, broken).unwrap();
+
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.waiting_for_dns), (0, 1));
+        assert_eq!(mailbox.unprocessed().len(), 1, "not marked processed");
+        assert!(
+            d.store
+                .read(|tx| tx.letter_in(crate::store::LetterInId(1)))
+                .is_err(),
+            "nothing stored"
+        );
+        // Not due yet: the next pass leaves it waiting.
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, d.waiting()), (0, 1));
+
+        // The DNS answers again; after the retry delay the letter is handled, once.
+        let mut fixed = DnsTable::default();
+        let record = signer.dns_record();
+        let (name, text) = record.split_once(' ').unwrap();
+        fixed.insert(name, text);
+        d.verifier = Verifier::with_table(&d.office.config.auth, fixed).unwrap();
+        tokio::time::advance(Duration::from_secs(61)).await;
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.waiting_for_dns), (1, 0));
+        assert!(mailbox.unprocessed().is_empty());
+        assert_eq!(
+            mailbox.sent().len(),
+            1,
+            "the stranger's signed letter is answered"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_letter_the_dns_never_answers_for_is_handled_as_not_proven_after_five_days() {
+        use crate::mail::auth::{DnsTable, Signer, Verifier};
+        let signer = Signer::rsa_pem("example.com", "s1", PLAYERS_RSA).unwrap();
+        let mailbox = MemoryMailbox::new();
+        let now = Utc::now();
+        mailbox.push(
+            signer.sign(letter(1).as_bytes()).unwrap(),
+            now - GIVE_UP_AFTER,
+        );
+        let mut d = daemon(&mailbox);
+        d.office.config.auth.senders = crate::config::Senders::Dkim;
+        let mut broken = DnsTable::default();
+        broken.fail("s1._domainkey.example.com");
+        d.verifier = Verifier::with_table(&d.office.config.auth, broken).unwrap();
+        d.clock = Clock::Fixed(now);
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.waiting_for_dns), (1, 0));
+        assert!(mailbox.unprocessed().is_empty());
+        assert!(
+            mailbox.sent().is_empty(),
+            "an unknown, unproven sender is never answered"
+        );
+        let stored = d
+            .store
+            .read(|tx| tx.letter_in(crate::store::LetterInId(1)))
+            .unwrap();
+        assert!(stored.auth.unwrap().contains("temperror"));
     }
 }

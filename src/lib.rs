@@ -15,7 +15,7 @@
 //! | [`command`] | the arbiter's and secretary's command letters → [`command::Orders`] | `clock`, `letter`, `game` (types) |
 //! | [`tournament`] | pairings (Berger tables), standings and tie-breaks, breaks across games, adjudication | `rules`, `clock`, `game` |
 //! | [`store`] | rusqlite: migrations, and one `Store` type that holds all the SQL | the five above |
-//! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading | no domain module |
+//! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading; [`mail::auth`]: who sent a letter (DKIM with mail-auth, the MX's Authentication-Results) | no domain module (`auth`: mail types and `[auth]` only) |
 //! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game` |
 //! | [`config`] | TOML → validated `Config` | `clock` |
 //! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start | all but `daemon`, `cli` |

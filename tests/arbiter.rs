@@ -18,11 +18,15 @@ fn at(y: i32, m: u32, d: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(y, m, d, 9, 0, 0).unwrap()
 }
 
+/// The arbiter's commands run in the default mode: every letter is signed by its From
+/// domain and checked by the real verifier (a forged one is refused in
+/// `a_forged_arbiter_letter_decides_nothing`).
 struct World {
     store: Store,
     office: Office,
     seq: u64,
     seen: usize,
+    dkim: crate::support::Dkim,
 }
 
 impl World {
@@ -56,23 +60,45 @@ impl World {
             office,
             seq: 0,
             seen: 0,
+            dkim: crate::support::Dkim::default(),
         };
         w.sent();
         w
     }
 
     fn send(&mut self, from: &str, body: &str, when: DateTime<Utc>) -> Outcome {
+        let raw = self.raw(from, body);
+        let raw = self.dkim.sign(&raw);
+        self.handle(raw, when)
+    }
+
+    /// A letter that nobody signed (a forger has no key of the From domain).
+    fn send_unsigned(&mut self, from: &str, body: &str, when: DateTime<Utc>) -> Outcome {
+        let raw = self.raw(from, body);
+        self.handle(raw, when)
+    }
+
+    fn raw(&mut self, from: &str, body: &str) -> Vec<u8> {
         self.seq += 1;
         let raw = format!(
             "From: {from}\r\nTo: zaochka@localhost\r\nSubject: letter {}\r\nMessage-ID: <m{}@example.org>\r\nDate: Mon, 05 Jan 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}\r\n",
             self.seq, self.seq
         );
+        raw.into_bytes()
+    }
+
+    fn handle(&mut self, raw: Vec<u8>, when: DateTime<Utc>) -> Outcome {
+        let auth = self.dkim.verify(&self.office.config.auth, &raw);
         let mail = IncomingMail {
             id: MailId::Memory(self.seq),
-            raw: raw.into_bytes(),
+            raw,
             received: when,
         };
-        match self.office.handle(&mut self.store, &mail, when).unwrap() {
+        match self
+            .office
+            .handle(&mut self.store, &mail, &auth, when)
+            .unwrap()
+        {
             zaochka::office::Handled::New { outcome, .. } => outcome,
             other => panic!("{other:?}"),
         }
@@ -170,6 +196,48 @@ fn a_command_from_a_stranger_or_a_player_is_never_executed() {
     assert!(st.penalties.is_empty());
     assert!(st.result.is_none());
     assert!(w.sent().iter().all(|(k, _, _)| k != "command_answer"));
+}
+
+#[test]
+fn a_forged_arbiter_letter_decides_nothing() {
+    let mut w = World::new();
+    let body = format!("Шифр: {CIPHER}, партия 1\nРезультат: 1-0\n");
+    // Unsigned.
+    let out = w.send_unsigned(ARBITER, &body, at(2026, 1, 20));
+    assert!(matches!(out, Outcome::SetAside { .. }), "{out:?}");
+    // Signed, but by another domain's valid key.
+    let raw = w.raw(ARBITER, &body);
+    let forger = zaochka::mail::auth::Signer::rsa_pem(
+        "forger.test",
+        "s1",
+        include_str!("data/auth/forger.rsa.pem"),
+    )
+    .unwrap();
+    w.dkim.publish("forger.test");
+    let signed = forger.sign(&raw).unwrap();
+    let out = w.handle(signed, at(2026, 1, 20));
+    assert!(matches!(out, Outcome::SetAside { .. }), "{out:?}");
+    let st = w.state();
+    assert!(st.result.is_none(), "the game goes on");
+    let sent = w.sent();
+    assert!(
+        sent.iter().all(|(k, _, _)| k != "command_answer"),
+        "{sent:?}"
+    );
+    let notices: Vec<_> = sent
+        .iter()
+        .filter(|(k, _, _)| k == "unauthenticated")
+        .collect();
+    assert_eq!(
+        notices.len(),
+        1,
+        "one notice a day to the arbiter: {sent:?}"
+    );
+    assert_eq!(notices[0].1, vec![ARBITER.to_string()]);
+    // The same command signed by the arbiter's domain is carried out.
+    let out = w.send(ARBITER, &body, at(2026, 1, 20));
+    assert!(matches!(out, Outcome::Judged { .. }), "{out:?}");
+    assert!(w.state().result.is_some());
 }
 
 #[test]
@@ -699,6 +767,7 @@ fn a_penalty_is_cancelled_by_mail() {
 struct Mailroom {
     dir: tempfile::TempDir,
     seq: u32,
+    dkim: crate::support::Dkim,
 }
 
 impl Mailroom {
@@ -706,7 +775,16 @@ impl Mailroom {
         let m = Mailroom {
             dir: tempfile::tempdir().unwrap(),
             seq: 0,
+            dkim: crate::support::Dkim::default(),
         };
+        // The built-in defaults but the DNS: the keys of the letters' signers come from a
+        // dns_records file (senders = "dkim", the default).
+        std::fs::write(
+            m.dir.path().join("zaochka.toml"),
+            "[auth]\ndns_records = \"dns_records\"\n",
+        )
+        .unwrap();
+        std::fs::write(m.dir.path().join("dns_records"), "").unwrap();
         m.ok(&["init"]);
         m.ok(&[
             "tournament",
@@ -764,6 +842,8 @@ impl Mailroom {
             "From: {from}\r\nTo: zaochka@localhost\r\nSubject: =?UTF-8?B?0J/QsNGA0YLQuNGP?=\r\nMessage-ID: <e2e{}@example.org>\r\n{headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}\r\n",
             self.seq
         );
+        let raw = self.dkim.sign(raw.as_bytes());
+        std::fs::write(self.dir.path().join("dns_records"), self.dkim.file_text()).unwrap();
         std::fs::write(new.join(format!("1767000000.e2e{}.host", self.seq)), raw).unwrap();
         self.ok(&["--now", now, "run", "--once"]);
     }

@@ -927,3 +927,36 @@ fn games_made_by_the_offices_start_show_and_export() {
     let pdn = f.ok(&["export", "pdn", CIPHER]);
     assert_eq!(pdn.matches("[Result \"*\"]").count(), 3, "{pdn}");
 }
+
+#[test]
+fn letter_read_shows_what_the_sender_check_found() {
+    let mut dkim = crate::support::Dkim::default();
+    dkim.publish("example.org");
+    let fed =
+        Federation::with_config("[auth]\nsenders = \"dkim\"\ndns_records = \"dns_records\"\n");
+    std::fs::write(fed.dir.path().join("dns_records"), dkim.file_text()).unwrap();
+    let letter = "From: ivanov@example.org\r\nTo: zaochka@localhost\r\nSubject: x\r\n\
+                  Message-ID: <r1@example.org>\r\n\r\nМой ход: 1. c3-d4\r\n";
+    let signed = dkim.sign(letter.as_bytes());
+    std::fs::write(fed.dir.path().join("signed.eml"), &signed).unwrap();
+    let shown = json(&fed.ok(&["letter", "read", "signed.eml"]));
+    let auth = &shown["authentication"];
+    assert_eq!(
+        (&auth["mode"], &auth["result"], &auth["domain"]),
+        (&"dkim".into(), &"pass".into(), &"example.org".into()),
+        "{shown}"
+    );
+    // The same letter with its move changed after signing.
+    let forged = String::from_utf8(signed).unwrap().replace("c3-d4", "a3-b4");
+    std::fs::write(fed.dir.path().join("forged.eml"), forged).unwrap();
+    let shown = json(&fed.ok(&["letter", "read", "forged.eml"]));
+    assert_eq!(shown["authentication"]["result"], "fail", "{shown}");
+    assert!(
+        shown["authentication"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("body was changed"),
+        "{shown}"
+    );
+    assert_eq!(shown["moves"][0]["move"], "a3-b4", "{shown}");
+}

@@ -2,6 +2,10 @@
 //! default: `init`, `tournament add`, `player add`, `tournament start`, letters dropped into
 //! the Maildir inbox as a mail client delivers them, `run --once` at a `--now` moment, and
 //! what zaochka wrote read back from the outbox with mail-parser.
+//!
+//! In the default sender check (`senders = "dkim"`): each letter is signed by its From domain
+//! and stored with LF line ends, as Postfix and Dovecot store mail; the key is read from a
+//! `dns_records` file (the config names it).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -16,6 +20,7 @@ pub(crate) struct Scenario {
     pub(crate) root: PathBuf,
     seen: BTreeSet<String>,
     n: usize,
+    pub(crate) dkim: crate::support::Dkim,
 }
 
 /// A letter zaochka wrote.
@@ -36,7 +41,15 @@ impl Scenario {
             root,
             seen: BTreeSet::new(),
             n: 0,
+            dkim: crate::support::Dkim::default(),
         };
+        std::fs::write(
+            s.root.join("zaochka.toml"),
+            "[auth]\nsenders = \"dkim\"\ndns_records = \"dns_records\"\n",
+        )
+        .unwrap();
+        s.dkim.publish("players.test");
+        std::fs::write(s.root.join("dns_records"), s.dkim.file_text()).unwrap();
         s.ok(&["init"]);
         s.ok(&[
             "tournament",
@@ -81,7 +94,7 @@ impl Scenario {
     pub(crate) fn cmd(&self, args: &[&str]) -> std::process::Output {
         Command::new(env!("CARGO_BIN_EXE_zaochka"))
             .current_dir(&self.root)
-            .args(["--config", "/dev/null"])
+            .args(["--config", "zaochka.toml"])
             .args(args)
             .output()
             .unwrap()
@@ -105,9 +118,10 @@ impl Scenario {
             self.n,
             body.replace('\n', "\r\n")
         );
+        let signed = self.dkim.sign(raw.replace("\r\n", "\n").as_bytes());
         let new = self.root.join("mail/inbox/new");
         std::fs::create_dir_all(&new).unwrap();
-        std::fs::write(new.join(format!("{}.test", self.n)), raw).unwrap();
+        std::fs::write(new.join(format!("{}.test", self.n)), signed).unwrap();
     }
 
     /// One daemon pass at `now`; the letters written by it.
@@ -141,6 +155,20 @@ impl Scenario {
             });
         }
         out
+    }
+
+    /// Drops a letter nobody signed (a forgery of `from`) into the inbox.
+    fn forged(&mut self, from: &str, body: &str) {
+        self.n += 1;
+        let raw = format!(
+            "From: {from}\nTo: zaochka@localhost\nSubject: {CIPHER}\nMessage-ID: <f{}@evil.test>\n\
+             Authentication-Results: mx.localhost; dkim=pass header.d=players.test\n\
+             Content-Type: text/plain; charset=utf-8\n\nШифр: {CIPHER}\nПартия 1\n{body}\n",
+            self.n
+        );
+        let new = self.root.join("mail/inbox/new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(new.join(format!("{}.test", self.n)), raw).unwrap();
     }
 
     pub(crate) fn show(&self) -> serde_json::Value {
@@ -345,4 +373,26 @@ fn a_letter_over_10_mb_is_kept_unread_and_its_sender_told_to_send_a_short_one() 
         .unwrap();
     assert_eq!(kept.message_id.as_deref(), Some("big@players.test"));
     assert_eq!(kept.raw.len(), raw.len(), "kept whole");
+}
+
+#[test]
+fn a_forged_resignation_moves_nothing_and_the_player_is_told_once_a_day() {
+    let mut s = Scenario::new();
+    s.letter(W, "Мой ход: 1. c3-d4");
+    s.run("2027-01-10T10:00");
+    s.forged(B, "Сдаюсь");
+    s.forged(B, "Сдаюсь");
+    let out = s.run("2027-01-11T10:00");
+    let notice = find(&out, B, "отправитель не подтверждён");
+    assert!(notice.text.contains("10.1.3"), "{}", notice.text);
+    assert_eq!(
+        (about_game(&out, B), about_game(&out, W)),
+        (1, 0),
+        "one notice, nothing to the partner: {out:#?}"
+    );
+    assert_eq!(s.show()["status"], "playing");
+    // The real answer, signed, is played.
+    s.letter(B, "Ваш ход: 1. c3-d4\nМой ход: 1... f6-g5");
+    let out = s.run("2027-01-11T11:00");
+    find(&out, W, "ход 1... f6-g5");
 }

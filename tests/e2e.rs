@@ -9,6 +9,10 @@
 //! the shared stack; the SMTP test runs its own private stack), so they run in parallel
 //! without reading each other's mail. Letters are found by Message-ID, never as "the newest".
 //! Ignored without the stack; `scripts/test.sh` runs them (and fails them when it is missing).
+//!
+//! They run in the default sender check (`senders = "dkim"`): every letter is signed by its
+//! From domain before it is submitted, as the sender's provider would sign it, and the daemon
+//! reads the test key from a `dns_records` file.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -34,6 +38,10 @@ fn config(bot: &str, db: &Path) -> Config {
         secretary: "secretary@federation.test".into(),
         federation: "Федерация заочных шашек".into(),
         database: db.into(),
+        auth: zaochka::config::AuthConfig {
+            dns_records: Some(crate::support::stack_dns_records()),
+            ..Default::default()
+        },
         ..Config::default()
     }
 }
@@ -101,14 +109,15 @@ type MailDaemon = Daemon<ImapInbox, SmtpOutbox>;
 /// The daemon on IMAP (STARTTLS) and SMTP submission (STARTTLS + AUTH) as `bot`.
 fn daemon(stack: &MailStack, bot: &str, store: Store, clock: Clock) -> MailDaemon {
     let db = Path::new("unused");
-    Daemon {
-        office: Office::new(config(bot, db)),
+    Daemon::new(
+        Office::new(config(bot, db)),
         store,
-        inbox: ImapInbox::new(stack.imap(bot, TlsMode::StartTls)).expect("imap settings"),
-        outbox: SmtpOutbox::new(stack.smtp(bot, TlsMode::StartTls)).expect("smtp settings"),
+        ImapInbox::new(stack.imap(bot, TlsMode::StartTls)).expect("imap settings"),
+        SmtpOutbox::new(stack.smtp(bot, TlsMode::StartTls)).expect("smtp settings"),
         clock,
-        max_wait: Duration::from_millis(500),
-    }
+        Duration::from_millis(500),
+    )
+    .expect("the sender check")
 }
 
 /// Passes of the daemon until `done` holds of its store (20 s at most). Transient mailbox
@@ -167,8 +176,9 @@ async fn arrived(stack: &MailStack, user: &str, message_id: &str) -> Vec<u32> {
 }
 
 /// Sends `raw` as `from` through the submission port with STARTTLS and AUTH, as a mail client
-/// does.
+/// does, signed by its domain (the provider's DKIM).
 async fn send_as(stack: &MailStack, from: &str, to: &str, message_id: &str, raw: Vec<u8>) {
+    let raw = crate::support::signed_by_provider(&raw);
     let mut outbox = SmtpOutbox::new(stack.smtp(from, TlsMode::StartTls)).expect("smtp settings");
     outbox
         .send(&OutgoingMail {
@@ -446,7 +456,11 @@ async fn clause_10_2_3_letters_sent_by_smtp_are_judged_over_imap_and_forwarded_t
 
 /// Appends a letter straight into a user's INBOX over IMAP (as a delivery would, with no SMTP
 /// server involved).
+/// Puts `raw` straight into `user`'s INBOX over IMAP (no SMTP), signed by its From domain as
+/// its provider would have signed it.
 async fn append(stack: &MailStack, user: &str, raw: &[u8]) {
+    let raw = crate::support::signed_by_provider(raw);
+    let raw = raw.as_slice();
     let tcp = tokio::net::TcpStream::connect((stack.host.as_str(), stack.imap))
         .await
         .expect("connect to IMAP");
@@ -756,7 +770,9 @@ async fn a_daemon_killed_in_the_middle_loses_and_duplicates_nothing() {
              password_env = \"ZAOCHKA_E2E_PASSWORD\"\nidle_seconds = 60\npoll_seconds = 1\n\
              timeout_seconds = 10\n\
              [smtp]\nhost = \"{host}\"\nport = {smtp}\ntls = \"none\"\nuser = \"{bot}\"\n\
-             password_env = \"ZAOCHKA_E2E_PASSWORD\"\ntimeout_seconds = 10\n",
+             password_env = \"ZAOCHKA_E2E_PASSWORD\"\ntimeout_seconds = 10\n\
+             [auth]\nsenders = \"dkim\"\ndns_records = \"{records}\"\n",
+            records = crate::support::stack_dns_records().display(),
             db = db.display(),
             host = stack.host,
             imap = stack.imap,
@@ -880,4 +896,128 @@ async fn a_daemon_killed_in_the_middle_loses_and_duplicates_nothing() {
         assert_eq!(all, copies, "{p} got a forward the store does not know");
     }
     println!("crash test: 2 kills, 20 letters, 20 forwards, {duplicates} resent copies");
+}
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn a_move_postfix_signed_with_opendkim_is_played_and_a_forged_resignation_moves_nothing() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    // OpenDKIM (the milter of the stack's submission port) signs mail of dkim.test; its
+    // published key is in a dns_records file, read by zaochka's own resolver path.
+    let records = std::env::var("MAILSTACK_DKIM_RECORDS").expect("up.sh writes it");
+    let (bot, a, b) = ("box29@tests.test", "white@dkim.test", "black@dkim.test");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("zaochka.sqlite");
+    let mut config = config(bot, &db);
+    config.auth.dns_records = Some(records.into());
+    let mut store = Store::open(&db).unwrap();
+    let table = seed(&mut store, &Office::new(config.clone()), a, b);
+    let game = table.game;
+    let mut d = Daemon::new(
+        Office::new(config),
+        store,
+        ImapInbox::new(stack.imap(bot, TlsMode::StartTls)).expect("imap settings"),
+        SmtpOutbox::new(stack.smtp(bot, TlsMode::StartTls)).expect("smtp settings"),
+        Clock::System,
+        Duration::from_millis(500),
+    )
+    .expect("the sender check");
+    pass_until(&mut d, "start lists sent", |s| {
+        s.read(|tx| tx.mail_summary()).unwrap().waiting == 0
+    })
+    .await;
+
+    // White's client sends an unsigned letter through the submission port: Postfix's
+    // OpenDKIM signs it on the way.
+    let id1 = unique_message_id("e2e-dkim-1");
+    let raw1 = format!(
+        "{}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+         Шифр: {CIPHER}\r\nПартия 1\r\nМой ход: 1. c3-d4\r\n",
+        headers(&table.white, bot, &id1, "move", "")
+    );
+    let mut submission =
+        SmtpOutbox::new(stack.smtp(&table.white, TlsMode::StartTls)).expect("smtp settings");
+    submission
+        .send(&OutgoingMail {
+            envelope_from: table.white.clone(),
+            recipients: vec![bot.to_owned()],
+            raw: raw1.into_bytes(),
+            message_id: id1.clone(),
+        })
+        .await
+        .expect("submit");
+    pass_until(&mut d, "the signed move forwarded", |s| {
+        forwards_sent(s, game, 1)
+    })
+    .await;
+    let first = d
+        .store
+        .read(|tx| tx.letters_of_game(game))
+        .unwrap()
+        .remove(0);
+    let raw = String::from_utf8_lossy(&first.raw).into_owned();
+    assert!(
+        raw.contains("DKIM-Signature") && raw.contains("s=mailstack"),
+        "signed by OpenDKIM: {raw}"
+    );
+    let auth: serde_json::Value = serde_json::from_str(first.auth.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        (&auth["mode"], &auth["result"], &auth["domain"]),
+        (&"dkim".into(), &"pass".into(), &"dkim.test".into()),
+        "{auth}"
+    );
+
+    // A forger writes as black to the MX port (no signing there): nothing moves.
+    let id2 = unique_message_id("e2e-dkim-forged");
+    let raw2 = format!(
+        "{}Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+         Шифр: {CIPHER}\r\nПартия 1\r\nВаш ход: 1. c3-d4\r\nСдаюсь\r\n",
+        headers(&table.black, bot, &id2, "move", "")
+    );
+    let mut mx = SmtpOutbox::new(stack.smtp("nobody", TlsMode::None)).expect("smtp settings");
+    mx.send(&OutgoingMail {
+        envelope_from: table.black.clone(),
+        recipients: vec![bot.to_owned()],
+        raw: raw2.into_bytes(),
+        message_id: id2.clone(),
+    })
+    .await
+    .expect("send to the MX port");
+    pass_until(&mut d, "the forged letter kept", |s| {
+        s.read(|tx| tx.letter_in(zaochka::store::LetterInId(2)))
+            .is_ok()
+    })
+    .await;
+    let forged = d
+        .store
+        .read(|tx| tx.letter_in(zaochka::store::LetterInId(2)))
+        .unwrap();
+    match &forged.outcome {
+        Some(Outcome::SetAside { reason, .. }) => {
+            assert!(reason.contains("sender not proven"), "{reason}")
+        }
+        other => panic!("the forged letter was {other:?}"),
+    }
+    assert!(forged.auth.unwrap().contains("\"none\""));
+    assert!(
+        d.store.read(|tx| tx.game(game)).unwrap().result.is_none(),
+        "the forged resignation ended nothing"
+    );
+    // Black, the registered player, is told once at his own address (threaded to it).
+    pass_until(&mut d, "the notice sent", |s| {
+        s.read(|tx| tx.mail_summary()).unwrap().waiting == 0
+    })
+    .await;
+    let query = format!("HEADER In-Reply-To \"{id2}\"");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while stack.search(&table.black, "INBOX", &query).await.is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "no notice reached {}",
+            table.black
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

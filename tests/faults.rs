@@ -27,6 +27,16 @@ fn drop_letter(root: &Path, name: &str, from: &str, id: &str, body: &str) {
     std::fs::write(root.join("mail/inbox/new").join(name), raw).unwrap();
 }
 
+/// [`drop_letter`] signed by its From domain (the key published in the scenario's
+/// `dns_records`), as the sender's provider would sign it.
+fn drop_signed(s: &mut Scenario, name: &str, from: &str, id: &str, body: &str) {
+    drop_letter(&s.root, name, from, id, body);
+    let path = s.root.join("mail/inbox/new").join(name);
+    let signed = s.dkim.sign(&std::fs::read(&path).unwrap());
+    std::fs::write(&path, signed).unwrap();
+    std::fs::write(s.root.join("dns_records"), s.dkim.file_text()).unwrap();
+}
+
 /// One SQL count in the scenario's database, read on its own connection.
 fn count(root: &Path, sql: &str, param: &[u8]) -> i64 {
     let conn = rusqlite::Connection::open(root.join("zaochka.sqlite")).unwrap();
@@ -94,7 +104,7 @@ fn junk_in_the_inbox_is_skipped_and_logged_once_and_the_move_still_goes_through(
         .current_dir(&s.root)
         .args([
             "--config",
-            "/dev/null",
+            "zaochka.toml",
             "--now",
             "2027-01-10T10:00",
             "run",
@@ -309,16 +319,16 @@ fn a_second_daemon_on_the_same_database_is_refused_naming_the_first() {
 #[test]
 fn two_runs_at_the_same_moment_make_distinct_message_ids_and_handle_every_letter() {
     let mut s = Scenario::new();
-    drop_letter(
-        &s.root,
+    drop_signed(
+        &mut s,
         "s1",
         "stranger1@else.test",
         "s1@else.test",
         "Привет",
     );
     let first = s.run("2027-01-10T10:00");
-    drop_letter(
-        &s.root,
+    drop_signed(
+        &mut s,
         "s2",
         "stranger2@else.test",
         "s2@else.test",
@@ -394,17 +404,21 @@ fn smtp_daemon(
     if let Some(pw) = password {
         settings.auth = Some((bot.to_owned(), zaochka::mail::Password::new(pw)));
     }
-    zaochka::daemon::Daemon {
-        office: zaochka::office::Office::new(zaochka::config::Config {
-            address: bot.into(),
-            ..zaochka::config::Config::default()
-        }),
+    let mut config = zaochka::config::Config {
+        address: bot.into(),
+        ..zaochka::config::Config::default()
+    };
+    // The inbox stays empty: this daemon only sends, no sender is ever checked.
+    config.auth.senders = zaochka::config::Senders::Address;
+    zaochka::daemon::Daemon::new(
+        zaochka::office::Office::new(config),
         store,
-        inbox: zaochka::mail::memory::MemoryMailbox::new(),
-        outbox: zaochka::mail::smtp::SmtpOutbox::new(settings).unwrap(),
-        clock: zaochka::daemon::Clock::Fixed(at),
-        max_wait: Duration::from_millis(200),
-    }
+        zaochka::mail::memory::MemoryMailbox::new(),
+        zaochka::mail::smtp::SmtpOutbox::new(settings).unwrap(),
+        zaochka::daemon::Clock::Fixed(at),
+        Duration::from_millis(200),
+    )
+    .unwrap()
 }
 
 #[tokio::test]

@@ -3,10 +3,17 @@
 //! strings, fed to the letter reader (MIME + grammar), the command grammar, the rules'
 //! parsers, and the whole office on an in-memory store with three running tournaments.
 //!
+//! The office's letters go through the sender check first, as the daemon does: federations
+//! take turns in `[auth] senders = "dkim"` (letters signed with DKIM as the sender's provider
+//! would — Ed25519 and RSA — others signed by a forger's key, tampered with after signing,
+//! or not signed), `"dkim"` with `unsigned_domains`, `"authres"` (an MX's
+//! Authentication-Results field that passes, fails, names another MX, or is missing) and
+//! `"address"`; so both the judging paths and the refusal of unproven senders are covered.
+//!
 //! What must hold for every input: nothing panics; every letter the office is given is
 //! stored exactly once with its outcome (a second delivery of the same letter is `Seen`, the
-//! same id); every letter it queues reads back with mail-parser and has a recipient; the
-//! deadline sweep never fails.
+//! same id); a letter whose sender is not proven changes no game; every letter it queues
+//! reads back with mail-parser and has a recipient; the deadline sweep never fails.
 //!
 //! `cargo test --test main fuzz::` runs the short campaign CI runs (inside
 //! `scripts/test.sh`); the long one is
@@ -22,9 +29,10 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use zaochka::command::CommandContext;
-use zaochka::config::Config;
+use zaochka::config::{AuthConfig, Config, Senders};
 use zaochka::game::{GameState, Side};
 use zaochka::letter::ReadContext;
+use zaochka::mail::auth::{DnsTable, Signer, Verifier};
 use zaochka::mail::{IncomingMail, MailId};
 use zaochka::office::{Handled, Office};
 use zaochka::rules::{MoveText, PdnGame, Position, Variant};
@@ -49,6 +57,10 @@ fn a_fuzz_campaign_finds_no_panic_and_leaves_no_letter_unstored() {
     println!("{report}");
     assert_eq!(report.total(), inputs);
     assert!(report.office_letters > 0 && report.outgoing_checked > 0);
+    assert!(
+        report.proven > 0 && report.unproven > 0 && report.forwards > 0,
+        "both sides of the sender check, and moves played"
+    );
 }
 
 // ---------------------------------------------------------------- randomness
@@ -391,6 +403,91 @@ fn mutated_text(rng: &mut Rng, text: &str, pool: &[Vec<u8>]) -> String {
     }
 }
 
+// ---------------------------------------------------------------- the sender check
+
+/// The MX whose Authentication-Results fields an `"authres"` federation believes.
+const AUTHSERV_ID: &str = "mx.federation.test";
+
+/// DKIM keys as the senders' providers hold them, and the DNS records that publish them.
+struct Keys {
+    /// An Ed25519 signer for every domain the corpus and the campaign send from
+    /// (selector `ed`).
+    ed25519: std::collections::HashMap<String, Signer>,
+    /// `players.test`'s RSA key (selector `s1`).
+    rsa: Signer,
+    /// Another domain's real key signing as `players.test` `s1`: a signature that fails.
+    forger: Signer,
+    /// What the DNS answers: every key above but the forger's.
+    table: DnsTable,
+}
+
+impl Keys {
+    fn new(letters: &[Vec<u8>]) -> Keys {
+        let mut domains: Vec<String> = letters
+            .iter()
+            .filter_map(|raw| zaochka::mail::mime::parse_head(raw).ok()?.from)
+            .filter_map(|m| Some(m.address.rsplit_once('@')?.1.to_ascii_lowercase()))
+            .filter(|d| !d.is_empty() && !d.contains(|c: char| c.is_whitespace() || c == ';'))
+            .chain(
+                [
+                    "players.test",
+                    "federation.test",
+                    "tournament.test",
+                    "example.net",
+                    "mail.example.net",
+                    "mx.example.net",
+                ]
+                .map(String::from),
+            )
+            .collect();
+        domains.sort();
+        domains.dedup();
+        let mut table = DnsTable::default();
+        let mut publish = |s: &Signer| {
+            let record = s.dns_record();
+            let (name, text) = record.split_once(' ').expect("NAME TEXT");
+            table.insert(name, text);
+        };
+        let mut ed25519 = std::collections::HashMap::new();
+        for d in domains {
+            let signer = Signer::ed25519(
+                &d,
+                "ed",
+                include_str!("data/auth/federation.ed25519.seed"),
+                include_str!("data/auth/federation.ed25519.pub"),
+            )
+            .expect("the Ed25519 test key");
+            publish(&signer);
+            ed25519.insert(d, signer);
+        }
+        let rsa = Signer::rsa_pem(
+            "players.test",
+            "s1",
+            include_str!("data/auth/players.rsa.pem"),
+        )
+        .expect("the RSA test key");
+        publish(&rsa);
+        let forger = Signer::rsa_pem(
+            "players.test",
+            "s1",
+            include_str!("data/auth/forger.rsa.pem"),
+        )
+        .expect("the forger's key");
+        Keys {
+            ed25519,
+            rsa,
+            forger,
+            table,
+        }
+    }
+}
+
+/// The sender's domain, as the verifier will find it (the letter's head, lower case).
+fn from_address(raw: &[u8]) -> Option<String> {
+    let from = zaochka::mail::mime::parse_head(raw).ok()?.from?;
+    Some(from.address.to_ascii_lowercase())
+}
+
 // ---------------------------------------------------------------- the federation
 
 const START: (i32, u32, u32) = (2026, 12, 1);
@@ -430,21 +527,46 @@ fn players(t: usize) -> Vec<(String, String)> {
 struct Federation {
     office: Office,
     store: Store,
+    /// The sender check of this federation's `[auth]`.
+    verifier: Verifier,
     now: DateTime<Utc>,
     letters: u32,
     /// The latest letters zaochka sent (Message-ID, subject), to reply to.
     sent: Vec<(String, String)>,
 }
 
+/// The `[auth]` of the `n`th federation: the modes take turns.
+fn auth_of(n: u64) -> AuthConfig {
+    match n % 4 {
+        0 => AuthConfig::default(),
+        1 => AuthConfig {
+            senders: Senders::Address,
+            ..AuthConfig::default()
+        },
+        2 => AuthConfig {
+            senders: Senders::Authres,
+            authserv_id: AUTHSERV_ID.into(),
+            ..AuthConfig::default()
+        },
+        _ => AuthConfig {
+            // The admin's choice for players whose provider signs nothing; never officials.
+            unsigned_domains: vec!["players.test".into(), "federation.test".into()],
+            ..AuthConfig::default()
+        },
+    }
+}
+
 impl Federation {
-    fn new() -> Federation {
+    fn new(auth: AuthConfig, table: &DnsTable) -> Federation {
         let config = Config {
             address: "zaochka@tournament.test".into(),
             arbiter: "arbiter@federation.test".into(),
             secretary: "secretary@federation.test".into(),
             federation: "Федерация заочных шашек".into(),
+            auth,
             ..Config::default()
         };
+        let verifier = Verifier::with_table(&config.auth, table.clone()).expect("the sender check");
         let office = Office::new(config);
         let mut store = Store::open_in_memory().expect("an in-memory store");
         let start = start_day();
@@ -476,10 +598,30 @@ impl Federation {
         Federation {
             office,
             store,
+            verifier,
             now: noon(start),
             letters: 0,
             sent: Vec::new(),
         }
+    }
+
+    /// Every game as stored (status, result, state, deadline, last change), to compare.
+    fn snapshot(&self) -> Vec<String> {
+        self.store
+            .read(|tx| {
+                let mut out = Vec::new();
+                for (cipher, _) in CIPHERS {
+                    let t = tx.find_tournament(cipher)?.expect("the tournament");
+                    for g in tx.games(t.id)? {
+                        out.push(format!(
+                            "{:?} {:?} {:?} {} {}",
+                            g.status, g.result, g.next_due, g.updated, g.state
+                        ));
+                    }
+                }
+                Ok::<_, StoreError>(out)
+            })
+            .expect("the games")
     }
 
     /// Every game's state.
@@ -516,6 +658,10 @@ struct Report {
     outgoing_checked: u64,
     sweeps: u64,
     federations: u64,
+    /// Letters whose sender the check proved (or the federation accepts on the address).
+    proven: u64,
+    /// Letters whose sender was not proven: each must leave every game as it was.
+    unproven: u64,
     judged: u64,
     set_aside: u64,
     ignored: u64,
@@ -566,8 +712,9 @@ impl std::fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "  office outcomes: {} judged ({} moves forwarded), {} set aside, {} ignored",
-            self.judged, self.forwards, self.set_aside, self.ignored
+            "  office outcomes: {} judged ({} moves forwarded), {} set aside, {} ignored; \
+             senders proven {}, not proven {} (no game changed by them)",
+            self.judged, self.forwards, self.set_aside, self.ignored, self.proven, self.unproven
         )?;
         for (target, took, len) in &self.slowest {
             writeln!(
@@ -583,6 +730,9 @@ impl std::fmt::Display for Report {
 struct Campaign {
     rng: Rng,
     corpus: Corpus,
+    keys: Keys,
+    /// The verifier is async (it may ask the DNS); its table answers at once.
+    runtime: tokio::runtime::Runtime,
     federation: Federation,
     report: Report,
     next_mail: u64,
@@ -590,10 +740,17 @@ struct Campaign {
 
 impl Campaign {
     fn new(seed: u64) -> Campaign {
+        let corpus = Corpus::load();
+        let keys = Keys::new(&corpus.letters);
+        let federation = Federation::new(auth_of(0), &keys.table);
         Campaign {
             rng: Rng(seed),
-            corpus: Corpus::load(),
-            federation: Federation::new(),
+            corpus,
+            keys,
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("a runtime"),
+            federation,
             report: Report {
                 seed,
                 federations: 1,
@@ -747,7 +904,7 @@ impl Campaign {
         if self.federation.letters >= LETTERS_PER_FEDERATION
             || self.federation.now > noon(NaiveDate::from_ymd_opt(2027, 12, 20).expect("a day"))
         {
-            self.federation = Federation::new();
+            self.federation = Federation::new(auth_of(self.report.federations), &self.keys.table);
             self.report.federations += 1;
         }
         // The clock: most letters the same day, some after days, a few after weeks.
@@ -763,13 +920,70 @@ impl Campaign {
             if self.rng.chance(600) {
                 raw = with_from(&raw, self.pick_sender(None));
             }
+            // Signed before the mutation (the signature mostly breaks) or after it (the
+            // mutated letter passes the check and reaches the judge).
+            let before = self.rng.chance(300);
+            if before {
+                raw = self.as_delivered(raw);
+            }
             mutate(&mut self.rng, &mut raw, &self.corpus.letters);
+            if !before {
+                raw = self.as_delivered(raw);
+            }
             raw
         } else {
-            self.made_letter()
+            let raw = self.made_letter();
+            self.as_delivered(raw)
         };
         self.report.office += 1;
         self.guarded("office", raw, |c, raw| c.handle(raw))
+    }
+
+    /// The letter as the federation's mailbox receives it: in `"dkim"` mode signed by its
+    /// From domain's provider (Ed25519, sometimes RSA), or by a forger's key, or tampered
+    /// with after signing, or not signed; in `"authres"` mode with the field an MX adds.
+    fn as_delivered(&mut self, raw: Vec<u8>) -> Vec<u8> {
+        match self.federation.office.config.auth.senders {
+            Senders::Address => raw,
+            Senders::Authres => {
+                let domain = from_address(&raw)
+                    .and_then(|a| Some(a.rsplit_once('@')?.1.to_owned()))
+                    .unwrap_or_else(|| "players.test".into());
+                let field = match self.rng.below(10) {
+                    0..=6 => format!("{AUTHSERV_ID}; dkim=pass header.d={domain}"),
+                    7 => format!("{AUTHSERV_ID}; dkim=fail header.d={domain}"),
+                    8 => format!("mx.elsewhere.test; dkim=pass header.d={domain}"),
+                    _ => return raw,
+                };
+                let mut out = format!("Authentication-Results: {field}\r\n").into_bytes();
+                out.extend_from_slice(&raw);
+                out
+            }
+            Senders::Dkim => {
+                let domain = from_address(&raw)
+                    .and_then(|a| Some(a.rsplit_once('@')?.1.to_owned()))
+                    .unwrap_or_default();
+                let signer = match self.rng.below(100) {
+                    0..=64 => self.keys.ed25519.get(&domain),
+                    65..=69 if domain == "players.test" => Some(&self.keys.rsa),
+                    70..=79 => Some(&self.keys.forger),
+                    80..=84 => {
+                        // Signed, then changed on the way: the body hash fails.
+                        let mut signed = self
+                            .keys
+                            .ed25519
+                            .get(&domain)
+                            .and_then(|s| s.sign(&raw).ok())
+                            .unwrap_or(raw);
+                        signed.extend_from_slice("\r\nP.S. Сдаюсь\r\n".as_bytes());
+                        return signed;
+                    }
+                    _ => None,
+                };
+                // A letter without any of the signed fields cannot be signed: it goes as it is.
+                signer.and_then(|s| s.sign(&raw).ok()).unwrap_or(raw)
+            }
+        }
     }
 
     /// Hands one letter to the office and checks what became of it.
@@ -782,10 +996,42 @@ impl Campaign {
             received: fed.now,
         };
         let now = fed.now;
+        // The daemon's order: the sender check, then the office.
+        let auth = self.runtime.block_on(fed.verifier.verify(raw));
+        let config = &fed.office.config;
+        let may_act = auth.is_pass()
+            || !config.auth.unsigned_domains.is_empty() && {
+                // A player's domain the admin accepts on the address alone; never an official.
+                let from = zaochka::mail::mime::parse(raw)
+                    .ok()
+                    .and_then(|p| p.from)
+                    .map(|m| m.address.to_ascii_lowercase())
+                    .unwrap_or_default();
+                let domain = from.rsplit_once('@').map(|(_, d)| d).unwrap_or_default();
+                !from.eq_ignore_ascii_case(&config.arbiter)
+                    && !from.eq_ignore_ascii_case(&config.secretary)
+                    && config
+                        .auth
+                        .unsigned_domains
+                        .iter()
+                        .any(|d| d.eq_ignore_ascii_case(domain))
+            };
+        let before = (!may_act).then(|| fed.snapshot());
         let handled = fed
             .office
-            .handle(&mut fed.store, &mail, now)
+            .handle(&mut fed.store, &mail, &auth, now)
             .map_err(|e| format!("the office failed, the letter is not stored: {e}"))?;
+        if let Some(before) = before {
+            self.report.unproven += 1;
+            if fed.snapshot() != before {
+                return Err(format!(
+                    "a letter whose sender is not proven ({}) changed a game: {handled:?}",
+                    auth.summary()
+                ));
+            }
+        } else {
+            self.report.proven += 1;
+        }
         fed.letters += 1;
         self.report.office_letters += 1;
         // Seen: the same Message-ID from the same sender came before (its bytes may differ).
@@ -813,7 +1059,7 @@ impl Campaign {
             // The same letter delivered again (an IMAP resend, a restart): Seen, nothing done.
             let again = fed
                 .office
-                .handle(&mut fed.store, &mail, now)
+                .handle(&mut fed.store, &mail, &auth, now)
                 .map_err(|e| format!("the second delivery failed: {e}"))?;
             if again != Handled::Seen(id) {
                 return Err(format!(

@@ -308,3 +308,94 @@ fn down(dir: &std::path::Path, purge: bool) -> bool {
     }
     cmd.output().map(|o| o.status.success()).unwrap_or(false)
 }
+
+/// DKIM for the tests: every letter signed by its From domain with a fixed test key (as the
+/// sender's provider would), and the published keys as a `dns_records` table or file.
+#[derive(Default)]
+pub struct Dkim {
+    /// The published keys, one per domain signed so far.
+    pub table: zaochka::mail::auth::DnsTable,
+    records: Vec<String>,
+}
+
+/// The players' fixed RSA test key (tests/data/auth).
+pub const TEST_KEY: &str = include_str!("data/auth/players.rsa.pem");
+
+impl Dkim {
+    /// `raw` signed by the domain of its From address (selector `s1`), in its own line ends.
+    pub fn sign(&mut self, raw: &[u8]) -> Vec<u8> {
+        let parsed = zaochka::mail::mime::parse(raw).expect("a message");
+        let from = parsed.from.expect("one From address").address;
+        let domain = from
+            .rsplit_once('@')
+            .expect("an address")
+            .1
+            .to_ascii_lowercase();
+        let signer = zaochka::mail::auth::Signer::rsa_pem(&domain, "s1", TEST_KEY).unwrap();
+        let record = signer.dns_record();
+        if !self.records.contains(&record) {
+            let (name, text) = record.split_once(' ').unwrap();
+            self.table.insert(name, text);
+            self.records.push(record);
+        }
+        signer.sign(raw).unwrap()
+    }
+
+    /// Publishes the test key for `domain` without signing anything.
+    pub fn publish(&mut self, domain: &str) {
+        let signer = zaochka::mail::auth::Signer::rsa_pem(domain, "s1", TEST_KEY).unwrap();
+        let record = signer.dns_record();
+        if !self.records.contains(&record) {
+            let (name, text) = record.split_once(' ').unwrap();
+            self.table.insert(name, text);
+            self.records.push(record);
+        }
+    }
+
+    /// The `dns_records` file text of every key published so far.
+    pub fn file_text(&self) -> String {
+        self.records.iter().map(|r| format!("{r}\n")).collect()
+    }
+
+    /// Checks a letter as the daemon would, in `config`'s mode with this table.
+    pub fn verify(
+        &self,
+        config: &zaochka::config::AuthConfig,
+        raw: &[u8],
+    ) -> zaochka::mail::auth::Authentication {
+        let verifier =
+            zaochka::mail::auth::Verifier::with_table(config, self.table.clone()).unwrap();
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(verifier.verify(raw))
+    }
+}
+
+/// `raw` signed by its From domain with [`TEST_KEY`] (selector `s1`): what the sender's
+/// provider does before a letter leaves it.
+pub fn signed_by_provider(raw: &[u8]) -> Vec<u8> {
+    Dkim::default().sign(raw)
+}
+
+/// A `dns_records` file (in cargo's test scratch directory) publishing [`TEST_KEY`] for the
+/// mail stack's domains: what the daemons of the end-to-end tests use instead of DNS.
+pub fn stack_dns_records() -> PathBuf {
+    static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let mut dkim = Dkim::default();
+        for d in [
+            "tests.test",
+            "players.test",
+            "federation.test",
+            "tournament.test",
+        ] {
+            dkim.publish(d);
+        }
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("stack_dns_records");
+        std::fs::write(&path, dkim.file_text()).expect("write the dns_records file");
+        path
+    })
+    .clone()
+}

@@ -411,3 +411,36 @@ fn result_unknown_sender_and_refusal() {
     let (_, body) = case("refused", Lang::En, "not_your_game", &f, false);
     assert!(body.contains("партия 7 — не ваша партия."), "{body}");
 }
+
+#[test]
+fn the_notice_to_a_registered_sender_whose_letter_was_not_proven() {
+    let u = Unauthenticated {
+        to_name: "Иванов Иван".into(),
+        sender: "ivanov@players.test".into(),
+        reason: "у письма нет цифровой подписи почтового домена отправителя, поэтому нельзя убедиться, что его отправили именно вы.".into(),
+        federation: "ФЗШ".into(),
+    };
+    let (subject, body) = case("unauthenticated", Lang::Ru, "unsigned", &u, false);
+    assert_eq!(subject, "Письмо не принято: отправитель не подтверждён");
+    for part in [
+        "Иванов Иван",
+        "ivanov@players.test",
+        "10.1.3",
+        "обычного почтового ящика",
+        "организатору",
+    ] {
+        assert!(body.contains(part), "{part}: {body}");
+    }
+    let u = Unauthenticated {
+        to_name: String::new(),
+        sender: "arbiter@federation.test".into(),
+        reason: "the letter's digital signature does not confirm the sender's address.".into(),
+        federation: "FZSh".into(),
+    };
+    let (subject, body) = case("unauthenticated", Lang::En, "official", &u, false);
+    assert!(subject.starts_with("Letter not accepted"), "{subject}");
+    assert!(
+        body.starts_with("Hello,") || body.contains("\nHello,"),
+        "{body}"
+    );
+}

@@ -5,7 +5,8 @@
 #
 # Stops exactly the two master daemons whose pid files are under DIR
 # (DIR/run/dovecot/master.pid, DIR/spool/pid/master.pid), after checking that
-# each pid really is that daemon started for DIR. Both get SIGTERM at once and
+# each pid really is that daemon started for DIR, and the OpenDKIM milter
+# (DIR/opendkim/opendkim.pid, started with -x DIR/opendkim/opendkim.conf). Both get SIGTERM at once and
 # take their children with them (about 2 s). Anything left in their sessions
 # after 10 s gets SIGKILL. --purge also deletes DIR. Safe to run when nothing
 # is running; exit status 0 unless a daemon could not be stopped.
@@ -89,6 +90,19 @@ else
   rm -f "$DIR/run/dovecot/master.pid"
   echo "mailstack: stopped${D:+ dovecot (pid $D)}${P:+ postfix (pid $P)} in $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
   [ "$rc" = 0 ] || { echo "mailstack: ERROR: could not stop everything" >&2; exit 1; }
+fi
+
+# OpenDKIM last: it waits for the milter connections Postfix keeps open.
+K="$(verify opendkim "$DIR/opendkim/opendkim.pid" opendkim "$DIR/opendkim/opendkim.conf")"
+if [ -n "$K" ]; then
+  kill -TERM "$K" 2>/dev/null
+  for _ in $(seq 1 100); do kill -0 "$K" 2>/dev/null || break; sleep 0.05; done
+  if kill -0 "$K" 2>/dev/null; then
+    echo "mailstack: opendkim (pid $K) still running after 5 s; SIGKILL" >&2
+    kill -KILL "$K" 2>/dev/null
+  fi
+  rm -f "$DIR/opendkim/opendkim.pid"
+  echo "mailstack: stopped opendkim (pid $K)" >&2
 fi
 
 if [ "$PURGE" = 1 ]; then

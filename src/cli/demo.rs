@@ -6,8 +6,14 @@
 //! The story: four players, six games; a good first move forwarded; short notation refused
 //! (10.2.2, 10.2.10) and corrected; a missing repetition refused (10.2.9, 10.2.11); a break
 //! (10.4); a resignation and a draw by agreement with their records (10.5.1); an unknown
-//! sender answered once; a move left unanswered repeated after 40 days (10.3.4); and the same
-//! silence running into an overstep, with the notice to the chief arbiter (10.3.6).
+//! sender answered once; a forged arbiter's letter refused; a move left unanswered repeated
+//! after 40 days (10.3.4); and the same silence running into an overstep, with the notice to
+//! the chief arbiter (10.3.6).
+//!
+//! Senders are checked as the default `[auth] senders = "dkim"` says: the demo signs its
+//! players' letters (and the stranger's) with its own fixed key, as their mail servers would,
+//! and writes `DIR/dns_records` with the published key, used instead of DNS. The arbiter's
+//! domain signs nothing here, so a letter claiming to come from it is a forgery.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -17,12 +23,19 @@ use chrono::NaiveDate;
 
 use super::ops::{Step, moscow_noon, pass_at, seed_tournament};
 use super::{CliError, CliResult, Context, refused};
-use crate::config::{MaildirConfig, Transport};
+use crate::config::{AuthConfig, MaildirConfig, Senders, Transport};
+use crate::mail::auth::Signer;
 use crate::mail::maildir::deliver;
 use crate::office::Office;
 use crate::store::Store;
 
 const CIPHER: &str = "ДЕМО-2027";
+
+/// The demo's own DKIM key (made once with `openssl genrsa 2048`; public on purpose: it signs
+/// nothing but the demo's letters).
+const DKIM_KEY: &str = include_str!("demo_dkim.pem");
+/// The domains whose letters the demo signs, as their providers would.
+const SIGNED_DOMAINS: [&str; 2] = ["players.test", "example.com"];
 const MARK: &str = ".zaochka-demo";
 
 const PLAYERS: &[(&str, &str)] = &[
@@ -41,6 +54,19 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
     prepare(dir)?;
     let mut config = ctx.config.clone();
     config.database = dir.join("zaochka.sqlite");
+    let signers = SIGNED_DOMAINS
+        .iter()
+        .map(|d| Signer::rsa_pem(d, "demo", DKIM_KEY).map(|s| (*d, s)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::Broken(e.into()))?;
+    let records: String = signers.iter().map(|(_, s)| s.dns_record() + "\n").collect();
+    let dns_records = dir.join("dns_records");
+    std::fs::write(&dns_records, records).map_err(|e| CliError::Broken(e.into()))?;
+    config.auth = AuthConfig {
+        senders: Senders::Dkim,
+        dns_records: Some(dns_records),
+        ..AuthConfig::default()
+    };
     let maildir = dir.join("mail");
     config.transport = Transport::Maildir(MaildirConfig {
         path: maildir.clone(),
@@ -128,13 +154,17 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
         },
         Step {
             at: moscow_noon(day(1, 13)),
-            title: "black answers without repeating; the short notation is corrected; a stranger writes",
+            title: "black answers without repeating; the short notation is corrected; a stranger writes; a forged arbiter's result",
             letters: vec![
                 (b1, format!("{}Мой ход: 1... f6-g5", head(g1))),
                 (w2, format!("{}Мой ход: 1. c3-d4", head(g2))),
                 (
                     "stranger@example.com",
                     "Добрый день! Можно сыграть?".to_string(),
+                ),
+                (
+                    "arbiter@localhost",
+                    format!("{}Результат: 0-1\nГлавный судья", head(g1)),
                 ),
             ],
         },
@@ -183,8 +213,13 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
             step.title
         );
         for (from, body) in &step.letters {
-            let raw = letter(from, body, step.at);
-            deliver(&maildir.join("inbox"), raw.as_bytes(), None)
+            let mut raw = letter(from, body, step.at).into_bytes();
+            let domain = from.rsplit_once('@').map(|(_, d)| d).unwrap_or_default();
+            let signer = signers.iter().find(|(d, _)| *d == domain);
+            if let Some((_, signer)) = signer {
+                raw = signer.sign(&raw).map_err(|e| CliError::Broken(e.into()))?;
+            }
+            deliver(&maildir.join("inbox"), &raw, None)
                 .with_context(|| format!("deliver into {}", maildir.display()))
                 .map_err(CliError::Broken)?;
             let first = body
@@ -192,7 +227,12 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
                 .filter(|l| !l.starts_with("Здравствуйте") && !l.starts_with("Шифр"))
                 .collect::<Vec<_>>()
                 .join(" / ");
-            println!("  in : {from:<24} {first}");
+            let forged = if signer.is_none() {
+                " (forged: not signed)"
+            } else {
+                ""
+            };
+            println!("  in : {from:<24} {first}{forged}");
         }
         let before = files(&outbox);
         let (s, pass) = pass_at(&config, store, &maildir, step.at)?;
@@ -247,6 +287,7 @@ fn prepare(dir: &Path) -> CliResult {
         }
         for sub in [
             "mail",
+            "dns_records",
             "zaochka.sqlite",
             "zaochka.sqlite-wal",
             "zaochka.sqlite-shm",
@@ -344,6 +385,15 @@ mod tests {
             has("stranger@example.com", "не распознано"),
             "{subjects:#?}"
         );
+        assert!(
+            has("arbiter@localhost", "отправитель не подтверждён"),
+            "the forged arbiter's letter refused, the arbiter told: {subjects:#?}"
+        );
+        assert!(
+            !has("", "0-1"),
+            "the forged result decided nothing: {subjects:#?}"
+        );
+        assert!(dir.path().join("dns_records").exists());
         assert!(has("", "перерыв"), "a break told: {subjects:#?}");
         assert!(
             has("secretary@localhost", "1-0"),

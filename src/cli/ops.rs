@@ -123,14 +123,16 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
         let (inbox, outbox) = open_transports(&ctx.config.transport, ctx.now)
             .context("mail transport")
             .map_err(CliError::Broken)?;
-        let mut daemon = Daemon {
-            office: Office::new(ctx.config.clone()),
+        let mut daemon = Daemon::new(
+            Office::new(ctx.config.clone()),
             store,
             inbox,
             outbox,
-            clock: ctx.now.map(Clock::Fixed).unwrap_or(Clock::System),
-            max_wait: poll_of(&ctx.config),
-        };
+            ctx.now.map(Clock::Fixed).unwrap_or(Clock::System),
+            poll_of(&ctx.config),
+        )
+        .context("[auth]")
+        .map_err(CliError::Broken)?;
         daemon
             .run(once, shutdown_signal())
             .await
@@ -139,7 +141,7 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
     if once {
         println!(
             "letters {} (judged {}, seen before {}), deadlines {}, sent {}, send failures {}, \
-             waiting to be sent {}, left unhandled {}, not letters {}",
+             waiting to be sent {}, left unhandled {}, not letters {}, waiting for the DNS {}",
             pass.letters,
             pass.judged,
             pass.seen,
@@ -148,7 +150,8 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
             pass.send_failures,
             pass.waiting,
             pass.unhandled,
-            pass.skipped
+            pass.skipped,
+            pass.waiting_for_dns
         );
         if pass.has_unhandled() {
             let plural = |n: usize, one: &str, many: &str| {
@@ -244,14 +247,16 @@ pub(crate) fn pass_at(
             .map_err(|e| CliError::Broken(e.into()))?
             .with_received_override(Some(at));
         let outbox = Maildir::open(maildir).map_err(|e| CliError::Broken(e.into()))?;
-        let mut daemon = Daemon {
-            office: Office::new(config.clone()),
+        let mut daemon = Daemon::new(
+            Office::new(config.clone()),
             store,
-            inbox: AnyInbox::Maildir(inbox),
-            outbox: AnyOutbox::Maildir(outbox),
-            clock: Clock::Fixed(at),
-            max_wait: Duration::from_millis(200),
-        };
+            AnyInbox::Maildir(inbox),
+            AnyOutbox::Maildir(outbox),
+            Clock::Fixed(at),
+            Duration::from_millis(200),
+        )
+        .context("[auth]")
+        .map_err(CliError::Broken)?;
         let pass = daemon
             .run(true, std::future::pending())
             .await

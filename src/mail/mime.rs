@@ -5,7 +5,7 @@
 //! `crate::letter::read`.
 
 use chrono::{DateTime, FixedOffset, TimeZone};
-use mail_parser::{Address, HeaderValue, MessageParser, MimeHeaders, PartType};
+use mail_parser::{Address, HeaderName, HeaderValue, MessageParser, MimeHeaders, PartType};
 
 /// One mailbox of an address header: the bare address and the display name, if any.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -63,8 +63,14 @@ pub enum AutoReason {
 /// A raw message read by mail-parser: what the rest of zaochka needs of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedMail {
-    /// The first `From` mailbox.
+    /// The sender: `Some` only when the letter has exactly one `From` field holding exactly one
+    /// mailbox with an address. A letter with two `From` fields, or a `From` listing several
+    /// mailboxes, has `None` here and says how many in [`ParsedMail::from_count`]: nothing
+    /// picks one of them (a forger adds his own above or below the real one).
     pub from: Option<Mailbox>,
+    /// How many mailboxes the `From` fields hold, all fields together (a field that is not an
+    /// address list counts as one).
+    pub from_count: usize,
     /// Every `To` mailbox.
     pub to: Vec<Mailbox>,
     /// The subject, decoded; empty when there is none.
@@ -139,7 +145,7 @@ pub fn parse(raw: &[u8]) -> Result<ParsedMail, MimeError> {
         return Err(not_a_message("no header found"));
     }
 
-    let from = message.from().and_then(|a| mailboxes(a).into_iter().next());
+    let (from, from_count) = sender(&message);
     let to = message.to().map(mailboxes).unwrap_or_default();
     let subject = message.subject().unwrap_or_default().trim().to_owned();
     let date = message.date().and_then(|d| {
@@ -177,6 +183,7 @@ pub fn parse(raw: &[u8]) -> Result<ParsedMail, MimeError> {
 
     Ok(ParsedMail {
         from,
+        from_count,
         to,
         subject,
         date,
@@ -188,6 +195,29 @@ pub fn parse(raw: &[u8]) -> Result<ParsedMail, MimeError> {
         attachments,
         automatic,
     })
+}
+
+/// The one `From` mailbox, if there is exactly one, and how many there are in all.
+fn sender(message: &mail_parser::Message<'_>) -> (Option<Mailbox>, usize) {
+    let mut count = 0;
+    let mut found = Vec::new();
+    for header in message.headers() {
+        if header.name != HeaderName::From {
+            continue;
+        }
+        match header.value.as_address() {
+            Some(address) => {
+                count += address.iter().count();
+                found.extend(mailboxes(address));
+            }
+            None => count += 1,
+        }
+    }
+    let from = match (count, found.len()) {
+        (1, 1) => found.pop(),
+        _ => None,
+    };
+    (from, count)
 }
 
 /// The Message-ID of a raw message (without angle brackets), reading its header only: for
@@ -794,6 +824,28 @@ mod tests {
         assert_eq!((mail.subject.as_str(), mail.text.as_str()), ("big", ""));
         assert_eq!(mail.message_id.as_deref(), Some("m@b.test"));
         assert!(parse_head(b"").is_err());
+    }
+
+    #[test]
+    fn one_from_mailbox_is_the_sender() {
+        let mail = parse(b"From: \"Arbiter\" <ARBITER@localhost>\r\n\r\nx\r\n").unwrap();
+        assert_eq!(mail.from_count, 1);
+        assert_eq!(mail.from.unwrap().address, "ARBITER@localhost");
+    }
+
+    #[test]
+    fn two_from_fields_or_a_from_list_name_no_sender() {
+        for raw in [
+            "From: evil@example.net\r\nFrom: arbiter@localhost\r\n\r\nx\r\n",
+            "From: arbiter@localhost\r\nFrom: arbiter@localhost\r\n\r\nx\r\n",
+            "From: arbiter@localhost, evil@example.net\r\n\r\nx\r\n",
+            "From: arbiter@localhost, Evil\r\n\r\nx\r\n",
+            "From: Officials: arbiter@localhost, evil@example.net;\r\n\r\nx\r\n",
+        ] {
+            let mail = parse(raw.as_bytes()).unwrap();
+            assert_eq!(mail.from, None, "{raw}");
+            assert!(mail.from_count >= 2, "{raw}: {}", mail.from_count);
+        }
     }
 
     #[test]

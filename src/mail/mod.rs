@@ -15,6 +15,7 @@
 //! [`open_transports`] turns the configuration's `[maildir]` or `[imap]`+`[smtp]` into an
 //! [`AnyInbox`] and an [`AnyOutbox`] (the one place this module reads [`crate::config`]).
 
+pub mod auth;
 pub mod imap;
 pub mod maildir;
 pub mod memory;

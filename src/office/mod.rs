@@ -9,17 +9,22 @@
 //! [`crate::mail::mime`].
 //!
 //! Routing a letter (in this order):
-//! 1. unreadable as a message → set aside with the reason;
+//! 1. unreadable as a message, or not exactly one `From` mailbox → set aside with the reason
+//!    (two `From` fields or a `From` list are never a command nor a move);
 //! 2. automatic mail (bounces, auto-replies, lists) and zaochka's own letters → ignored,
 //!    never answered (no mail loops);
-//! 3. the arbiter's or secretary's address → [`commands`];
-//! 4. an address no tournament knows → kept, and one short notice a day at most;
-//! 5. the game: a reply to zaochka's letter (In-Reply-To/References), else the cipher and
+//! 3. the sender not proven ([`crate::mail::auth`], `[auth]` in the config; a player of an
+//!    `unsigned_domains` domain on the address alone, never an official) → set aside, moves
+//!    nothing; a registered player or official gets one notice a day at most, an unknown
+//!    address no answer at all;
+//! 4. the arbiter's or secretary's address → [`commands`];
+//! 5. an address no tournament knows → kept, and one short notice a day at most;
+//! 6. the game: a reply to zaochka's letter (In-Reply-To/References), else the cipher and
 //!    game number, else the number alone, else the partner's surname, else the sender's only
 //!    unfinished game; none or several → a polite refusal naming the sender's games;
-//! 6. a game that is not the sender's → refused (only a game's own players move in it);
-//! 7. a break announcement (10.4) → recorded in all the sender's unfinished games;
-//! 8. the judge ([`crate::game::judge`]) → the new state and the notices, worded and queued.
+//! 7. a game that is not the sender's → refused (only a game's own players move in it);
+//! 8. a break announcement (10.4) → recorded in all the sender's unfinished games;
+//! 9. the judge ([`crate::game::judge`]) → the new state and the notices, worded and queued.
 
 pub mod commands;
 mod words;
@@ -36,6 +41,7 @@ use crate::config::{Config, Language};
 use crate::game::{self, GameState, Notice, NoticeKind, Recipient, Side};
 use crate::letter::{self, ReadContext};
 use crate::mail::IncomingMail;
+use crate::mail::auth::Authentication;
 use crate::mail::mime::{self, ParsedMail};
 use crate::render::letters::{self as out, GameHeader};
 use crate::render::mime::Envelope;
@@ -160,7 +166,8 @@ impl Office {
         }
     }
 
-    /// Handles one incoming letter, exactly once.
+    /// Handles one incoming letter, exactly once, with what the sender check
+    /// ([`crate::mail::auth::Verifier::verify`]) found; that is kept with the letter.
     ///
     /// # Errors
     /// [`OfficeError`] when the store or the renderer fails; nothing is then kept and the
@@ -169,6 +176,7 @@ impl Office {
         &self,
         store: &mut Store,
         mail: &IncomingMail,
+        auth: &Authentication,
         now: DateTime<Utc>,
     ) -> Result<Handled, OfficeError> {
         // A letter over the limit is kept whole but only its head is read: who sent it and
@@ -200,10 +208,11 @@ impl Office {
             raw: &mail.raw,
         };
         let done = store.process_letter(&new, now, |tx, id| {
+            tx.record_auth(id, &auth.to_json())?;
             let outcome = if oversize {
-                self.too_large(tx, id, parsed, mail.raw.len(), now)?
+                self.too_large(tx, id, parsed, auth, mail.raw.len(), now)?
             } else {
-                self.route(tx, id, parsed, mail.received, now)?
+                self.route(tx, id, parsed, auth, mail.received, now)?
             };
             Ok::<_, OfficeError>((outcome.clone(), outcome))
         })?;
@@ -218,6 +227,7 @@ impl Office {
         tx: &Tx<'_>,
         id: LetterInId,
         parsed: Result<ParsedMail, mime::MimeError>,
+        auth: &Authentication,
         received: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Outcome, OfficeError> {
@@ -230,6 +240,15 @@ impl Office {
                 });
             }
         };
+        if p.from_count > 1 {
+            return Ok(Outcome::SetAside {
+                game: None,
+                reason: format!(
+                    "{} From addresses: a letter with several senders is never a command nor a move",
+                    p.from_count
+                ),
+            });
+        }
         let Some(from) = p.from.as_ref().map(|m| m.address.to_ascii_lowercase()) else {
             return Ok(Outcome::SetAside {
                 game: None,
@@ -247,13 +266,23 @@ impl Office {
             });
         }
         let thread = self.thread_game(tx, &p)?;
-        if from.eq_ignore_ascii_case(&self.config.arbiter) {
-            return commands::handle(self, tx, id, &p, Role::Arbiter, thread, now);
+        let role = if from.eq_ignore_ascii_case(&self.config.arbiter) {
+            Some(Role::Arbiter)
+        } else if from.eq_ignore_ascii_case(&self.config.secretary) {
+            Some(Role::Secretary)
+        } else {
+            None
+        };
+        let me = match role {
+            Some(_) => Vec::new(),
+            None => tx.players_by_email(&from)?,
+        };
+        if !self.is_proven(auth, &from, role.is_some(), !me.is_empty()) {
+            return self.unproven(tx, id, &p, &from, role, &me, auth, thread, now);
         }
-        if from.eq_ignore_ascii_case(&self.config.secretary) {
-            return commands::handle(self, tx, id, &p, Role::Secretary, thread, now);
+        if let Some(role) = role {
+            return commands::handle(self, tx, id, &p, role, thread, now);
         }
-        let me = tx.players_by_email(&from)?;
         if me.is_empty() {
             let day = self.today(now, None);
             if tx.courtesy_once(&from, day, now)? {
@@ -404,6 +433,7 @@ impl Office {
         tx: &Tx<'_>,
         id: LetterInId,
         parsed: Result<ParsedMail, mime::MimeError>,
+        auth: &Authentication,
         bytes: usize,
         now: DateTime<Utc>,
     ) -> Result<Outcome, OfficeError> {
@@ -429,15 +459,21 @@ impl Office {
                 reason: format!("{reason}; zaochka's own letter"),
             });
         }
+        // Like every other answer: an unknown address whose letter proves nothing is most
+        // likely forged, and is never written to (no backscatter).
+        let is_official = from.eq_ignore_ascii_case(&self.config.arbiter)
+            || from.eq_ignore_ascii_case(&self.config.secretary);
+        let me = tx.players_by_email(&from)?;
+        if !is_official && me.is_empty() && !auth.is_pass() {
+            return Ok(set_aside(&format!(
+                "unknown sender, not proven ({}): not answered",
+                auth.summary()
+            )));
+        }
         if !tx.courtesy_once(&from, self.today(now, None), now)? {
             return Ok(set_aside("not answered (one such answer a day)"));
         }
-        let name = tx
-            .players_by_email(&from)?
-            .into_iter()
-            .next()
-            .map(|p| p.name)
-            .unwrap_or_default();
+        let name = me.into_iter().next().map(|p| p.name).unwrap_or_default();
         let ctx = out::Refused {
             to_name: name.clone(),
             reason: words::too_large(self.lang(), bytes, limit),
@@ -455,6 +491,94 @@ impl Office {
             now,
         )?;
         Ok(set_aside("answered"))
+    }
+
+    /// Whether a letter from `from` may act: its sender proven, or (a player only, never an
+    /// official nor an unknown address) its domain one the admin accepts on the address alone.
+    fn is_proven(
+        &self,
+        auth: &Authentication,
+        from: &str,
+        is_official: bool,
+        is_player: bool,
+    ) -> bool {
+        if auth.is_pass() {
+            return true;
+        }
+        let domain = from.rsplit_once('@').map(|(_, d)| d).unwrap_or_default();
+        !is_official
+            && is_player
+            && self
+                .config
+                .auth
+                .unsigned_domains
+                .iter()
+                .any(|d| d.eq_ignore_ascii_case(domain))
+    }
+
+    /// A letter whose sender is not proven: kept, moves nothing. The registered player or
+    /// official it claims to be from is told once a day at most, at the registered address
+    /// (it may be their own letter sent the wrong way); an unknown address is never answered
+    /// (it is most likely forged: no backscatter).
+    #[allow(clippy::too_many_arguments)]
+    fn unproven(
+        &self,
+        tx: &Tx<'_>,
+        id: LetterInId,
+        p: &ParsedMail,
+        from: &str,
+        role: Option<Role>,
+        me: &[Player],
+        auth: &Authentication,
+        thread: Option<GameId>,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, OfficeError> {
+        let (to_name, address) = match (role, me.first()) {
+            (Some(Role::Arbiter), _) => (String::new(), self.config.arbiter.clone()),
+            (Some(Role::Secretary), _) => (String::new(), self.config.secretary.clone()),
+            (None, Some(player)) => (player.name.clone(), player.email.clone()),
+            (None, None) => {
+                return Ok(Outcome::SetAside {
+                    game: None,
+                    reason: format!(
+                        "unknown sender, not proven ({}): not answered",
+                        auth.summary()
+                    ),
+                });
+            }
+        };
+        let day = self.today(now, None);
+        if tx.courtesy_once(from, day, now)? {
+            let ctx = out::Unauthenticated {
+                to_name: to_name.clone(),
+                sender: address.clone(),
+                reason: words::unauthenticated(self.lang(), auth),
+                federation: self.config.federation.clone(),
+            };
+            self.queue(
+                tx,
+                "unauthenticated",
+                &ctx,
+                None,
+                &[(to_name, address)],
+                None,
+                Some((id, p)),
+                vec![],
+                now,
+            )?;
+        }
+        let who = match role {
+            Some(Role::Arbiter) => "the arbiter's address",
+            Some(Role::Secretary) => "the secretary's address",
+            None => "a player's address",
+        };
+        Ok(Outcome::SetAside {
+            game: thread,
+            reason: format!(
+                "sender not proven ({}): from {who}, moves nothing",
+                auth.summary()
+            ),
+        })
     }
 
     /// The game a reply belongs to: a Message-ID of zaochka's own letters in In-Reply-To or

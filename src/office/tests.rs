@@ -32,6 +32,28 @@ struct Post {
     office: Office,
     store: Store,
     n: u64,
+    /// What the sender check found for the next letters (the daemon's job): proven unless
+    /// a test says otherwise.
+    auth: Authentication,
+}
+
+/// A DKIM pass, as the verifier finds for a letter its domain signed.
+fn proven() -> Authentication {
+    Authentication {
+        mode: crate::config::Senders::Dkim,
+        result: crate::mail::auth::AuthResult::Pass,
+        domain: Some("players.test".into()),
+        reason: "dkim=pass by the From domain".into(),
+    }
+}
+
+fn unproven(result: crate::mail::auth::AuthResult) -> Authentication {
+    Authentication {
+        mode: crate::config::Senders::Dkim,
+        result,
+        domain: None,
+        reason: "no DKIM signature".into(),
+    }
 }
 
 impl Post {
@@ -63,6 +85,7 @@ impl Post {
             office,
             store,
             n: 0,
+            auth: proven(),
         };
         let games = post
             .office
@@ -93,7 +116,10 @@ impl Post {
     }
 
     fn handle(&mut self, m: &IncomingMail, day: &str) -> (Handled, Vec<Sent>) {
-        let h = self.office.handle(&mut self.store, m, at(day)).unwrap();
+        let h = self
+            .office
+            .handle(&mut self.store, m, &self.auth, at(day))
+            .unwrap();
         (h, self.take())
     }
 
@@ -558,17 +584,150 @@ fn the_friendly_warning_names_the_days_used_and_the_limit() {
     assert!(!w.text.contains("затратили 0 из 0"), "{}", w.text);
 }
 
-// ---------------------------------------------------------------- hostile and careless mail
+// ---------------------------------------------------------------- who may move a game
 
-fn set_aside(h: &Handled) -> &str {
+fn status_of_game_1(post: &Post) -> GameStatus {
+    post.store
+        .read(|tx| {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            tx.find_game(t.id, 1).map(|g| g.unwrap().status)
+        })
+        .unwrap()
+}
+
+fn set_aside_reason(h: &Handled) -> String {
     match h {
         Handled::New {
             outcome: Outcome::SetAside { reason, .. },
             ..
-        } => reason,
+        } => reason.clone(),
         other => panic!("not set aside: {other:?}"),
     }
 }
+
+#[test]
+fn a_forged_arbiter_result_finishes_nothing_and_the_arbiter_is_told_once_a_day() {
+    use crate::mail::auth::AuthResult;
+    let mut post = two();
+    post.auth = unproven(AuthResult::Fail);
+    for from in [
+        "arbiter@federation.test",
+        "ARBITER@Federation.Test",
+        "\"Главный судья\" <arbiter@federation.test>",
+    ] {
+        let (h, sent) = post.letter(
+            from,
+            "2026-12-01",
+            "Шифр: ЗШ-2026-1\nПартия 1\nРезультат: 1-0",
+        );
+        let reason = set_aside_reason(&h);
+        assert!(reason.contains("sender not proven"), "{reason}");
+        assert!(reason.contains("arbiter"), "{reason}");
+        assert_eq!(status_of_game_1(&post), GameStatus::Playing, "{from}");
+        if from == "arbiter@federation.test" {
+            let n = one(&sent, "unauthenticated", "arbiter@federation.test");
+            assert!(n.text.contains("п. 10.1.3"), "{}", n.text);
+            assert!(n.text.contains("цифровая подпись"), "{}", n.text);
+        } else {
+            assert!(sent.is_empty(), "one notice a day: {sent:#?}");
+        }
+    }
+    let (_, sent) = post.letter(
+        "arbiter@federation.test",
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nРезультат: 1-0",
+    );
+    one(&sent, "unauthenticated", "arbiter@federation.test");
+    // The stored letter keeps what the check found.
+    let last = post
+        .store
+        .read(|tx| tx.letter_in(crate::store::LetterInId(4)))
+        .unwrap();
+    assert!(last.auth.unwrap().contains("\"result\":\"fail\""));
+}
+
+#[test]
+fn a_forged_resignation_from_a_players_address_ends_nothing() {
+    use crate::mail::auth::AuthResult;
+    let mut post = two();
+    post.auth = unproven(AuthResult::None);
+    let (h, sent) = post.letter(BOB, "2026-12-01", "Шифр: ЗШ-2026-1\nПартия 1\nСдаюсь");
+    assert!(set_aside_reason(&h).contains("a player's address"));
+    assert_eq!(status_of_game_1(&post), GameStatus::Playing);
+    let n = one(&sent, "unauthenticated", BOB);
+    assert!(n.text.contains("Петров Пётр"), "{}", n.text);
+    assert!(n.text.contains("обычного почтового ящика"), "{}", n.text);
+    assert_eq!(sent.len(), 1, "nothing to the partner: {sent:#?}");
+}
+
+#[test]
+fn an_unknown_sender_whose_letter_is_not_proven_gets_no_answer() {
+    use crate::mail::auth::AuthResult;
+    let mut post = two();
+    post.auth = unproven(AuthResult::None);
+    let (h, sent) = post.letter("stranger@example.com", "2026-12-01", "Мой ход: 1. c3-d4");
+    assert!(set_aside_reason(&h).contains("not answered"));
+    assert!(sent.is_empty(), "no backscatter: {sent:#?}");
+}
+
+#[test]
+fn unsigned_domains_let_players_move_on_the_address_alone_but_never_officials() {
+    use crate::mail::auth::AuthResult;
+    let mut post = two();
+    post.office.config.auth.unsigned_domains =
+        vec!["players.test".into(), "federation.test".into()];
+    post.auth = unproven(AuthResult::None);
+    let (h, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Judged { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    one(&sent, "forward", BOB);
+    let (h, _) = post.letter(
+        "arbiter@federation.test",
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nРезультат: 0-1",
+    );
+    assert!(set_aside_reason(&h).contains("sender not proven"));
+    assert_eq!(status_of_game_1(&post), GameStatus::Playing);
+}
+
+#[test]
+fn a_letter_with_two_from_fields_or_a_from_list_is_never_a_command_nor_a_move() {
+    let mut post = two();
+    // Proven or not: a letter with several senders is refused before anything else.
+    for (from, headers) in [
+        ("arbiter@federation.test", "From: evil@example.net\r\n"),
+        ("evil@example.net", "From: arbiter@federation.test\r\n"),
+        ("arbiter@federation.test, evil@example.net", ""),
+        ("bob@players.test, alice@players.test", ""),
+    ] {
+        let m = post.raw(
+            from,
+            headers,
+            "Шифр: ЗШ-2026-1\nПартия 1\nРезультат: 1-0\nСдаюсь",
+        );
+        let (h, sent) = post.handle(&m, "2026-12-01");
+        assert!(
+            set_aside_reason(&h).contains("2 From addresses"),
+            "{from} {headers}: {h:?}"
+        );
+        assert!(sent.is_empty(), "{sent:#?}");
+        assert_eq!(status_of_game_1(&post), GameStatus::Playing);
+    }
+}
+
+// ---------------------------------------------------------------- hostile and careless mail
 
 #[test]
 fn a_forward_quotes_at_most_100_lines_of_the_senders_words() {
@@ -611,7 +770,10 @@ fn a_letter_over_the_size_limit_is_kept_unread_and_answered_once_a_day() {
         "x\n".repeat(3000)
     );
     let (h, sent) = post.letter(ALICE, "2026-12-01", &body);
-    assert!(set_aside(&h).contains("limits.letter_bytes"), "{h:?}");
+    assert!(
+        set_aside_reason(&h).contains("limits.letter_bytes"),
+        "{h:?}"
+    );
     let Handled::New { id, .. } = h else {
         unreachable!()
     };
@@ -626,7 +788,10 @@ fn a_letter_over_the_size_limit_is_kept_unread_and_answered_once_a_day() {
     );
     assert!(answer.text.contains("Иванов Иван"), "{}", answer.text);
     let (h, sent) = post.letter(ALICE, "2026-12-01", &body);
-    assert!(set_aside(&h).contains("one such answer a day"), "{h:?}");
+    assert!(
+        set_aside_reason(&h).contains("one such answer a day"),
+        "{h:?}"
+    );
     assert!(sent.is_empty(), "{sent:#?}");
     // A bounce that carries a big letter back is never answered.
     let mut m = post.raw(
@@ -666,7 +831,7 @@ fn vacation_replies_quoting_zaochka_get_one_answer_a_day() {
     let mut answers = 0;
     for _ in 0..20 {
         let (h, sent) = post.letter(BOB, "2026-12-01", &reply);
-        assert!(set_aside(&h).contains("no move"), "{h:?}");
+        assert!(set_aside_reason(&h).contains("no move"), "{h:?}");
         answers += sent.len();
     }
     assert_eq!(answers, 1, "one 'nothing read' answer in a day, not 20");
@@ -721,7 +886,7 @@ fn a_folded_message_id_is_answered_with_a_plain_in_reply_to() {
         received: at("2026-12-01"),
     };
     post.office
-        .handle(&mut post.store, &m, at("2026-12-01"))
+        .handle(&mut post.store, &m, &post.auth, at("2026-12-01"))
         .unwrap();
     let out = post
         .store

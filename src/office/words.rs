@@ -3,6 +3,7 @@
 //! their slots.
 
 use crate::game::{Ending, GameState, NoticeKind, Side};
+use crate::mail::auth::{AuthResult, Authentication};
 use crate::render::Lang;
 use crate::rules::Variant;
 
@@ -379,6 +380,21 @@ fn join(moves: &[crate::game::NumberedMove]) -> String {
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Why a letter did not prove its sender, for the sender (a full sentence).
+pub fn unauthenticated(lang: Lang, auth: &Authentication) -> String {
+    use crate::config::Senders;
+    match (lang, auth.mode, auth.result) {
+        (Lang::Ru, _, AuthResult::TempError) => "домен отправителя не ответил на проверку подписи, и проверить письмо не удалось.".into(),
+        (Lang::En, _, AuthResult::TempError) => "the sender's domain did not answer the signature check, so the letter could not be checked.".into(),
+        (Lang::Ru, Senders::Authres, _) => "почтовый сервер федерации не подтвердил, что письмо отправлено с этого адреса.".into(),
+        (Lang::En, Senders::Authres, _) => "the federation's mail server did not confirm that the letter was sent from this address.".into(),
+        (Lang::Ru, _, AuthResult::None) => "у письма нет цифровой подписи почтового домена отправителя, поэтому нельзя убедиться, что его отправили именно вы.".into(),
+        (Lang::En, _, AuthResult::None) => "the letter has no digital signature of the sender's mail domain, so it cannot be confirmed that you sent it.".into(),
+        (Lang::Ru, _, _) => "цифровая подпись письма не подтверждает адрес отправителя: письмо изменено в пути или отправлено не с этого адреса.".into(),
+        (Lang::En, _, _) => "the letter's digital signature does not confirm the sender's address: the letter was changed on its way or not sent from this address.".into(),
+    }
 }
 
 #[cfg(test)]

@@ -266,6 +266,20 @@ pub struct UnknownSender {
     pub federation: String,
 }
 
+/// The notice to a registered player or official whose letter did not prove its sender
+/// (issue 10; once a day at most, to the registered address).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Unauthenticated {
+    /// The addressee's name, or empty for an official.
+    pub to_name: String,
+    /// The address the letter came from (the registered one).
+    pub sender: String,
+    /// What the check found, worded for the sender, a full sentence.
+    pub reason: String,
+    /// The federation's name.
+    pub federation: String,
+}
+
 /// A refusal: a letter naming someone else's game, a command from a stranger, an unknown
 /// game.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -75,6 +75,7 @@ const BUILTIN: &[(&str, &str, &str)] = builtin!(
     "overstep_arbiter",
     "result",
     "unknown_sender",
+    "unauthenticated",
     "refused",
     "note",
     "command_answer",

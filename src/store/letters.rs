@@ -146,6 +146,9 @@ pub struct LetterIn {
     pub outcome: Option<Outcome>,
     /// When it was handled.
     pub processed_at: Option<DateTime<Utc>>,
+    /// What the sender check found (JSON: mode, result, domain, reason); `None` for letters
+    /// stored before it existed.
+    pub auth: Option<String>,
 }
 
 /// A letter to put in the outbox.
@@ -227,7 +230,7 @@ pub fn retry_delay(failures: u32) -> TimeDelta {
 }
 
 const LETTER_IN_COLUMNS: &str = "id, transport_id, message_id, sender, subject, received, raw, \
-     outcome, reason, game, processed_at";
+     outcome, reason, game, processed_at, auth";
 
 fn letter_in_row(row: &Row<'_>) -> rusqlite::Result<LetterIn> {
     let word: Option<String> = row.get(7)?;
@@ -253,6 +256,7 @@ fn letter_in_row(row: &Row<'_>) -> rusqlite::Result<LetterIn> {
         raw: row.get(6)?,
         outcome,
         processed_at: row.get::<_, Option<Moment>>(10)?.map(|m| m.0),
+        auth: row.get(11)?,
     })
 }
 
@@ -358,6 +362,22 @@ impl Tx<'_> {
                 ])
             })
             .during(|| format!("record the outcome of letter {id}"))?;
+        if n == 0 {
+            return Err(id.not_found());
+        }
+        Ok(())
+    }
+
+    /// Keeps what the sender check found with a stored letter (`json`: an object).
+    ///
+    /// # Errors
+    /// [`StoreError`] when the letter is not stored or the text is not JSON.
+    pub fn record_auth(&self, id: LetterInId, json: &str) -> Result<()> {
+        let n = self
+            .conn()
+            .prepare_cached("UPDATE letters_in SET auth = ?2 WHERE id = ?1")
+            .and_then(|mut stmt| stmt.execute(params![id, json]))
+            .during(|| format!("record the sender check of letter {id}"))?;
         if n == 0 {
             return Err(id.not_found());
         }

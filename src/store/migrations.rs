@@ -155,4 +155,10 @@ CREATE TABLE breaks (
 ) STRICT;
 CREATE INDEX breaks_by_player ON breaks(player, first_day);
 "#,
+    // 3. What a letter proved of its sender (issue 10): the mode, the result, the signing
+    //    domain and why, as the JSON `mail::auth::Authentication` writes, so that an admin
+    //    sees why a forged or unsigned letter moved nothing. NULL for letters stored before.
+    r#"
+ALTER TABLE letters_in ADD COLUMN auth TEXT CHECK (auth IS NULL OR json_valid(auth));
+"#,
 ];

@@ -1007,3 +1007,25 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn the_sender_check_is_kept_with_the_letter_and_must_be_json() {
+    let mut store = Store::open_in_memory().unwrap();
+    let json = r#"{"mode":"dkim","result":"fail","domain":"forger.test","reason":"x"}"#;
+    let done = store
+        .process_letter(
+            &letter("memory:1", Some("a@example.org"), "ivanov@example.org"),
+            at("2026-10-02T09:00:00Z"),
+            |tx, id| {
+                tx.record_auth(id, json)?;
+                assert!(tx.record_auth(id, "not json").is_err());
+                Ok::<_, StoreError>((Outcome::Ignored { reason: "t".into() }, id))
+            },
+        )
+        .unwrap();
+    let Processed::New { value: id, .. } = done else {
+        panic!("seen")
+    };
+    let stored = store.read(|tx| tx.letter_in(id)).unwrap();
+    assert_eq!(stored.auth.as_deref(), Some(json));
+}
