@@ -815,6 +815,29 @@ fn a_letter_over_the_size_limit_is_kept_unread_and_answered_once_a_day() {
 }
 
 #[test]
+fn a_large_letter_from_an_unknown_unproven_sender_is_not_answered() {
+    use crate::mail::auth::AuthResult;
+    let mut post = two();
+    post.office.config.limits.letter_bytes = 4096;
+    let body = format!("Мой ход: 1. c3-d4\n{}", "x\n".repeat(3000));
+    post.auth = unproven(AuthResult::None);
+    let (h, sent) = post.letter("stranger@example.com", "2026-12-01", &body);
+    let reason = set_aside_reason(&h);
+    assert!(
+        reason.contains("limits.letter_bytes") && reason.contains("not proven"),
+        "{reason}"
+    );
+    assert!(sent.is_empty(), "no backscatter: {sent:#?}");
+    // A registered player's letter is answered at the registered address, proven or not.
+    let (_, sent) = post.letter(BOB, "2026-12-01", &body);
+    one(&sent, "refused", BOB);
+    // A stranger whose provider signed the letter is told too.
+    post.auth = proven();
+    let (_, sent) = post.letter("stranger@players.test", "2026-12-01", &body);
+    one(&sent, "refused", "stranger@players.test");
+}
+
+#[test]
 fn vacation_replies_quoting_zaochka_get_one_answer_a_day() {
     let mut post = two();
     let (_, sent) = post.letter(
