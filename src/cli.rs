@@ -381,8 +381,11 @@ pub fn main() -> ExitCode {
 /// # Errors
 /// [`CliError::Refused`] for bad input, [`CliError::Broken`] for anything else.
 pub fn run(cli: Cli) -> CliResult {
-    let config = crate::config::Config::load_or_default(cli.config.as_deref())
-        .map_err(|e| CliError::Broken(e.into()))?;
+    let config =
+        crate::config::Config::load_or_default(cli.config.as_deref()).map_err(|e| match e {
+            e @ crate::config::ConfigError::Conflict { .. } => CliError::Refused(e.into()),
+            e => CliError::Broken(e.into()),
+        })?;
     let now = match cli.now.as_deref() {
         Some(text) => Some(now::parse_now(text, config.time_zone).map_err(refused)?),
         None => None,

@@ -47,6 +47,8 @@ pub struct Config {
     pub rules: RulesConfig,
     /// The arbiter's engine: endgame tables and thinking time.
     pub engine: EngineConfig,
+    /// What the daemon takes on from a letter.
+    pub limits: LimitsConfig,
     /// How a letter proves its sender.
     pub auth: AuthConfig,
 }
@@ -69,6 +71,22 @@ impl Default for EngineConfig {
             tables: None,
             seconds: 30,
             depth: 100,
+        }
+    }
+}
+
+/// `[limits]`: what the daemon takes on from one letter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitsConfig {
+    /// A letter larger than this many bytes (as received, attachments included) is kept in
+    /// the archive unread, and its sender is told to send the moves as a short text letter.
+    pub letter_bytes: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            letter_bytes: 10 * 1024 * 1024,
         }
     }
 }
@@ -330,6 +348,7 @@ impl Default for Config {
             }),
             rules: RulesConfig::default(),
             engine: EngineConfig::default(),
+            limits: LimitsConfig::default(),
             auth: AuthConfig::default(),
         }
     }
@@ -353,6 +372,20 @@ pub enum ConfigError {
         path: PathBuf,
         /// The parser's message, naming the key and the line.
         message: String,
+    },
+    /// Two keys that must differ name the same address (e.g. the arbiter's is the mailbox's:
+    /// the arbiter's commands would be taken for zaochka's own letters). Bad input rather
+    /// than a broken setup: the CLI refuses it with exit 1.
+    #[error("config keys '{key}' and '{other}' are both '{value}': {reason}")]
+    Conflict {
+        /// The key refused.
+        key: String,
+        /// The key it clashes with.
+        other: String,
+        /// The value both have.
+        value: String,
+        /// Why they must differ.
+        reason: String,
     },
     /// A value of the right type that cannot be used.
     #[error("config key '{key}' = '{value}': {reason}")]
@@ -391,6 +424,7 @@ struct RawConfig {
     smtp: RawSmtp,
     rules: RawRules,
     engine: RawEngine,
+    limits: RawLimits,
     auth: RawAuth,
 }
 
@@ -409,6 +443,20 @@ impl Default for RawEngine {
             tables: String::new(),
             seconds: d.seconds,
             depth: d.depth,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawLimits {
+    letter_bytes: u64,
+}
+
+impl Default for RawLimits {
+    fn default() -> Self {
+        RawLimits {
+            letter_bytes: LimitsConfig::default().letter_bytes as u64,
         }
     }
 }
@@ -568,6 +616,7 @@ impl Default for RawConfig {
             smtp: RawSmtp::default(),
             rules: RawRules::default(),
             engine: RawEngine::default(),
+            limits: RawLimits::default(),
             auth: RawAuth::default(),
         }
     }
@@ -861,15 +910,43 @@ impl RawConfig {
                 "points must rank win > draw >= loss",
             ));
         }
+        // Below this even a letter's headers do not fit.
+        const LEAST_LETTER: u64 = 1024;
+        let letter_bytes = self.limits.letter_bytes;
+        if letter_bytes < LEAST_LETTER {
+            return Err(invalid(
+                "limits.letter_bytes",
+                letter_bytes,
+                "must be at least 1024 (a letter's headers alone take that)",
+            ));
+        }
+        let mailbox = address("mailbox.address", &self.mailbox.address)?;
+        let arbiter = address("officials.arbiter", &self.officials.arbiter)?;
+        let secretary = address("officials.secretary", &self.officials.secretary)?;
+        for (key, value) in [
+            ("officials.arbiter", &arbiter),
+            ("officials.secretary", &secretary),
+        ] {
+            if value.eq_ignore_ascii_case(&mailbox) {
+                return Err(ConfigError::Conflict {
+                    key: key.into(),
+                    other: "mailbox.address".into(),
+                    value: value.clone(),
+                    reason: "letters from the mailbox's own address are never read, so an \
+                             official there could give no command"
+                        .into(),
+                });
+            }
+        }
         Ok(Config {
             federation: self.federation.trim().to_owned(),
             language,
             time_zone,
             database: self.database,
-            address: address("mailbox.address", &self.mailbox.address)?,
+            address: mailbox,
             display_name: self.mailbox.name.trim().to_owned(),
-            arbiter: address("officials.arbiter", &self.officials.arbiter)?,
-            secretary: address("officials.secretary", &self.officials.secretary)?,
+            arbiter,
+            secretary,
             transport,
             rules: RulesConfig {
                 penalty_days: r.penalty_days,
@@ -886,6 +963,10 @@ impl RawConfig {
                 tables: optional_path(&e.tables),
                 seconds: e.seconds,
                 depth: e.depth,
+            },
+            limits: LimitsConfig {
+                // A value beyond the address space is no limit at all.
+                letter_bytes: usize::try_from(letter_bytes).unwrap_or(usize::MAX),
             },
             auth: self.auth.validate()?,
         })
@@ -1051,6 +1132,29 @@ mod tests {
         for (text, key) in cases {
             let err = Config::from_toml(text).unwrap_err().to_string();
             assert!(err.contains(&format!("'{key}'")), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_letter_size_limit_defaults_to_10_mb_and_refuses_a_tiny_one() {
+        assert_eq!(Config::default().limits.letter_bytes, 10_485_760);
+        let c = Config::from_toml("[limits]\nletter_bytes = 2000000").unwrap();
+        assert_eq!(c.limits.letter_bytes, 2_000_000);
+        let err = Config::from_toml("[limits]\nletter_bytes = 10")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'limits.letter_bytes'"), "{err}");
+    }
+
+    #[test]
+    fn an_official_at_the_mailbox_address_is_a_conflict() {
+        for text in [
+            "[mailbox]\naddress = \"z@x.test\"\n[officials]\narbiter = \"Z@x.test\"",
+            "[mailbox]\naddress = \"z@x.test\"\n[officials]\nsecretary = \"z@x.test\"",
+        ] {
+            let err = Config::from_toml(text).unwrap_err();
+            assert!(matches!(err, ConfigError::Conflict { .. }), "{text}: {err}");
+            assert!(err.to_string().contains("'mailbox.address'"), "{err}");
         }
     }
 

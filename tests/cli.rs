@@ -490,6 +490,110 @@ fn player_add_refuses_bad_addresses_unknown_and_started_tournaments() {
     assert!(err.contains("has started"), "{err}");
 }
 
+#[test]
+fn player_add_refuses_the_officials_and_mailbox_addresses_and_a_name_taken() {
+    let f = Federation::with_config(
+        "[mailbox]\naddress = \"zaochka@fed.test\"\n\
+         [officials]\narbiter = \"arbiter@fed.test\"\nsecretary = \"secretary@fed.test\"\n",
+    )
+    .with_tournament();
+    for (email, whose) in [
+        ("ZAOCHKA@fed.test", "mailbox.address"),
+        ("arbiter@fed.test", "officials.arbiter"),
+        ("secretary@FED.test", "officials.secretary"),
+    ] {
+        let err = f.refused(&[
+            "player",
+            "add",
+            CIPHER,
+            "--name",
+            "Козлов Коля",
+            "--email",
+            email,
+        ]);
+        assert!(err.contains(whose), "{email}: {err}");
+    }
+    let err = f.refused(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        "иванов иван",
+        "--email",
+        "other@example.org",
+    ]);
+    assert!(
+        err.contains("already registered") && err.contains("ivanov@example.org"),
+        "{err}"
+    );
+    let err = f.refused(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        &"Я".repeat(81),
+        "--email",
+        "long@example.org",
+    ]);
+    assert!(err.contains("81 characters"), "{err}");
+    f.ok(&[
+        "player",
+        "add",
+        CIPHER,
+        "--name",
+        "\u{202E}Козлов\u{202C} Коля",
+        "--email",
+        "kozlov@example.org",
+    ]);
+    let store = Store::open_existing(f.database()).unwrap();
+    let names: Vec<String> = store
+        .read(|tx| {
+            let t = tx.find_tournament(CIPHER)?.unwrap();
+            tx.players(t.id)
+        })
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(
+        names,
+        ["Иванов Иван", "Петров Пётр", "Сидоров Сидор", "Козлов Коля"]
+    );
+}
+
+#[test]
+fn a_config_with_the_arbiter_at_the_mailbox_address_is_refused_with_exit_1() {
+    let f = Federation::with_config(
+        "[mailbox]\naddress = \"zaochka@fed.test\"\n[officials]\narbiter = \"zaochka@fed.test\"\n",
+    );
+    let err = f.refused(&["init"]);
+    assert!(
+        err.contains("officials.arbiter") && err.contains("mailbox.address"),
+        "{err}"
+    );
+    assert!(!f.database().exists());
+}
+
+#[test]
+fn perft_deeper_than_the_bound_is_refused_with_exit_1() {
+    let f = Federation::new();
+    let err = f.refused(&["rules", "perft", "--game", "russian", "--depth", "50000"]);
+    assert!(err.contains("50000"), "{err}");
+    let err = f.refused(&[
+        "rules",
+        "perft",
+        "--game",
+        "russian",
+        "--depth",
+        "65",
+        "--fen",
+        "W:WK29:BK4",
+    ]);
+    assert!(err.contains("at most 64"), "{err}");
+    let out = f.ok(&["rules", "perft", "--game", "russian", "--depth", "3"]);
+    assert!(out.starts_with("nodes 302\n"), "{out}");
+}
+
 // ---------------------------------------------------------------- game show and timechart
 
 #[test]

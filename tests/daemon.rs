@@ -396,6 +396,45 @@ fn clause_10_5_4_the_arbiters_package_and_game_show_carry_the_engines_verdict() 
 }
 
 #[test]
+fn a_letter_over_10_mb_is_kept_unread_and_its_sender_told_to_send_a_short_one() {
+    let mut s = Scenario::new();
+    // As a client sends a photographed score sheet: the move, and a 12 MB attachment.
+    let photo: String = (0..12 * 1024 * 1024 / 77)
+        .map(|i| format!("{:076}\r\n", i))
+        .collect();
+    let raw = format!(
+        "From: {W}\r\nTo: zaochka@localhost\r\nSubject: {CIPHER}\r\nMessage-ID: <big@players.test>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+         --b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+         Шифр: {CIPHER}\r\nПартия 1\r\nМой ход: 1. c3-d4\r\n\
+         --b\r\nContent-Type: image/jpeg; name=\"blank.jpg\"\r\nContent-Transfer-Encoding: base64\r\n\r\n\
+         {photo}--b--\r\n"
+    );
+    assert!(raw.len() > 12 * 1024 * 1024);
+    let new = s.root.join("mail/inbox/new");
+    std::fs::write(new.join("big.test"), &raw).unwrap();
+    let out = s.run("2027-01-10T10:00");
+    let r = find(&out, W, "не принято");
+    assert!(
+        r.text
+            .contains("письмо слишком большое (12,2 МБ при пределе 10 МБ)")
+            && r.text.contains("без вложений")
+            && r.text.contains("10.2.3"),
+        "{}",
+        r.text
+    );
+    assert_eq!(about_game(&out, B), 0, "not forwarded: {out:#?}");
+    assert_eq!(s.show()["record"], "", "not played");
+    let store = zaochka::store::Store::open_existing(s.root.join("zaochka.sqlite")).unwrap();
+    // The first letter that came in.
+    let kept = store
+        .read(|tx| tx.letter_in(zaochka::store::LetterInId(1)))
+        .unwrap();
+    assert_eq!(kept.message_id.as_deref(), Some("big@players.test"));
+    assert_eq!(kept.raw.len(), raw.len(), "kept whole");
+}
+
+#[test]
 fn a_forged_resignation_moves_nothing_and_the_player_is_told_once_a_day() {
     let mut s = Scenario::new();
     s.letter(W, "Мой ход: 1. c3-d4");

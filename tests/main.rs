@@ -5,6 +5,7 @@ mod cli;
 mod daemon;
 mod e2e;
 mod faults;
+mod fuzz;
 mod letters;
 mod mail;
 mod rules;

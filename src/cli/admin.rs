@@ -292,18 +292,38 @@ fn is_email(text: &str) -> bool {
 /// `zaochka player add CIPHER --name "Фамилия Имя" --email ADDRESS`.
 ///
 /// # Errors
-/// Refused for an unknown tournament, one already started, an empty name, a bad address,
-/// or the address registered under another name; broken when the database fails.
+/// Refused for an unknown tournament, one already started, an empty or overlong name (bidi
+/// controls and other invisible characters are removed first), a bad address, the mailbox's,
+/// the arbiter's or the secretary's address, the address registered under another name, or
+/// the name registered with another address; broken when the database fails.
 pub fn add_player(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliResult {
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    if name.is_empty() {
-        return Err(refused("the player's name is empty"));
-    }
+    let name = crate::tournament::player_name(name).map_err(refused)?;
     let email = email.trim();
     if !is_email(email) {
         return Err(refused(format!(
             "'{email}' is not an email address like name@example.org"
         )));
+    }
+    let c = &ctx.config;
+    for (address, whose) in [
+        (
+            &c.address,
+            "the tournament mailbox's own address (mailbox.address)",
+        ),
+        (
+            &c.arbiter,
+            "the chief arbiter's address (officials.arbiter)",
+        ),
+        (
+            &c.secretary,
+            "the chief secretary's address (officials.secretary)",
+        ),
+    ] {
+        if email.eq_ignore_ascii_case(address) {
+            return Err(refused(format!(
+                "'{email}' is {whose}: letters from it are never read as a player's moves"
+            )));
+        }
     }
     let mut store = open_store(ctx)?;
     let added = store.with_transaction(|tx| -> Result<bool, CliError> {
@@ -323,6 +343,19 @@ pub fn add_player(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliRe
             return Err(refused(format!(
                 "tournament {} has started ({}): players are registered before the start",
                 t.cipher, t.status
+            )));
+        }
+        // Letters name the partner by surname, and the table by name: two players of one
+        // tournament cannot share one.
+        if let Some(p) = tx
+            .players(t.id)?
+            .into_iter()
+            .find(|p| p.name.to_lowercase() == name.to_lowercase())
+        {
+            return Err(refused(format!(
+                "'{name}' is already registered in {} with '{}'; two players of a tournament \
+                 cannot have the same name (add a first name or an initial)",
+                t.cipher, p.email
             )));
         }
         tx.add_player(t.id, &name, email).map_err(|e| match e {

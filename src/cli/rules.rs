@@ -48,13 +48,24 @@ pub fn moves(game: &str, fen: Option<&str>) -> CliResult {
     Ok(())
 }
 
+/// The deepest perft the command runs. A kings-only position has a tree without end, so a
+/// depth in the thousands overflowed the stack instead of running forever; the published
+/// tables stop near 20.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 /// `zaochka rules perft --game GAME --depth N [--fen FEN]`.
 ///
 /// Prints `nodes N`, then `seconds S` and `nodes/s R`, one per line.
 ///
 /// # Errors
-/// Refused for an unknown game or a bad FEN.
+/// Refused for an unknown game, a bad FEN, or a depth over [`MAX_PERFT_DEPTH`].
 pub fn perft(game: &str, depth: u32, fen: Option<&str>) -> CliResult {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(refused(format!(
+            "--depth {depth}: at most {MAX_PERFT_DEPTH} plies (every ply is a level of recursion, \
+             and no start position is counted anywhere near that deep)"
+        )));
+    }
     let variant = variant(game)?;
     let pos = position(variant, fen)?;
     let start = Instant::now();

@@ -45,7 +45,7 @@ pub enum TextSource {
 pub enum AutoReason {
     /// `Auto-Submitted` other than `no` (RFC 3834), with its value.
     AutoSubmitted(String),
-    /// `Precedence: bulk`, `list` or `junk`, with its value.
+    /// `Precedence: bulk`, `list`, `junk` or `auto_reply`, with its value.
     Precedence(String),
     /// A mailing list: `List-Id` or `List-Unsubscribe`.
     MailingList,
@@ -55,6 +55,9 @@ pub enum AutoReason {
     AutoReplyHeader(String),
     /// A vacation or out-of-office reply recognised by its subject.
     Vacation,
+    /// From an address that says it takes no answers (`noreply@`, `do-not-reply@`,
+    /// `bounces@` …), with the address: robots, and their plain-text bounces.
+    NoReplyAddress(String),
 }
 
 /// A raw message read by mail-parser: what the rest of zaochka needs of it.
@@ -157,7 +160,7 @@ pub fn parse(raw: &[u8]) -> Result<ParsedMail, MimeError> {
         .and_hms_opt(u32::from(d.hour), u32::from(d.minute), u32::from(d.second))?;
         zone.from_local_datetime(&naive).single()
     });
-    let message_id = message.message_id().map(str::to_owned);
+    let message_id = message.message_id().and_then(bare_id);
     let in_reply_to = ids(message.in_reply_to());
     let references = ids(message.references());
 
@@ -242,10 +245,54 @@ fn mailboxes(address: &Address<'_>) -> Vec<Mailbox> {
 
 fn ids(value: &HeaderValue<'_>) -> Vec<String> {
     match value {
-        HeaderValue::Text(t) => vec![t.to_string()],
-        HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
+        HeaderValue::Text(t) => bare_id(t).into_iter().collect(),
+        HeaderValue::TextList(list) => list.iter().filter_map(|t| bare_id(t)).collect(),
         _ => Vec::new(),
     }
+}
+
+/// A message id as it is compared and echoed: mail-parser keeps the folding (`<abc\r\n
+/// @x>`) and any spaces inside the brackets, which no id may contain (RFC 5322 3.6.4).
+fn bare_id(id: &str) -> Option<String> {
+    let id: String = id
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+/// The most of a letter's head [`parse_head`] reads: a header section longer than this is
+/// not a letter anyone wrote.
+const MAX_HEAD: usize = 256 * 1024;
+
+/// Reads only the header section of a raw message (up to the first empty line, at most
+/// 256 KB): who sent it, its ids and subject, and whether it is automatic mail — for a letter
+/// too large to read whole. The text is empty and there are no attachments.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_head(raw: &[u8]) -> Result<ParsedMail, MimeError> {
+    let window = &raw[..raw.len().min(MAX_HEAD)];
+    let end = window
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|i| i + 1)
+        .into_iter()
+        .chain(
+            window
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map(|i| i + 2),
+        )
+        .min()
+        .or_else(|| window.iter().rposition(|b| *b == b'\n').map(|i| i + 1))
+        .unwrap_or(window.len());
+    let mut head = window[..end].to_vec();
+    head.extend_from_slice(b"\r\n");
+    let mut mail = parse(&head)?;
+    // The head alone reads as a message without a body.
+    mail.text_source = TextSource::None;
+    Ok(mail)
 }
 
 /// The text/plain parts joined; else the HTML parts converted to text.
@@ -265,7 +312,7 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
             let repaired = if text.contains('\u{fffd}')
                 && declared.is_none_or(|c| c.eq_ignore_ascii_case("utf-8"))
             {
-                guess_cyrillic(message.raw_message(), part)
+                repair_utf8(message.raw_message(), part)
             } else {
                 None
             };
@@ -300,9 +347,11 @@ fn body_text(message: &mail_parser::Message<'_>) -> (String, TextSource) {
 }
 
 /// Decodes again a text part that is not valid UTF-8 although it says so (or names no
-/// charset): old Russian clients send windows-1251 or KOI8-R unlabelled. Lower-case letters
-/// dominate Russian text; they sit at 0xE0..=0xFF in windows-1251 and 0xC0..=0xDF in KOI8-R.
-fn guess_cyrillic(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<String> {
+/// charset): old Russian clients send windows-1251 or KOI8-R unlabelled, and some paste such
+/// text into a UTF-8 letter. When most of the part's non-ASCII bytes are not UTF-8, the
+/// whole part is read in the guessed charset; otherwise only the bytes that are not UTF-8
+/// are (one stray byte must not turn a UTF-8 letter, and its move, into mojibake).
+fn repair_utf8(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<String> {
     use mail_parser::decoders::{base64::base64_decode, quoted_printable::quoted_printable_decode};
     let body = raw.get(part.offset_body as usize..part.offset_end as usize)?;
     let bytes = match part.encoding {
@@ -313,6 +362,34 @@ fn guess_cyrillic(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<Str
     if std::str::from_utf8(&bytes).is_ok() {
         return None;
     }
+    let (mut utf8, mut stray) = (0usize, Vec::new());
+    for chunk in bytes.utf8_chunks() {
+        utf8 += chunk.valid().len() - chunk.valid().chars().filter(char::is_ascii).count();
+        stray.extend_from_slice(chunk.invalid());
+    }
+    let decode = legacy_decoder(&stray)?;
+    if stray.len() > utf8 {
+        return Some(decode(&bytes));
+    }
+    let mut out = String::with_capacity(bytes.len());
+    let mut run: Vec<u8> = Vec::new();
+    for chunk in bytes.utf8_chunks() {
+        if !chunk.valid().is_empty() && !run.is_empty() {
+            out.push_str(&decode(&run));
+            run.clear();
+        }
+        out.push_str(chunk.valid());
+        run.extend_from_slice(chunk.invalid());
+    }
+    if !run.is_empty() {
+        out.push_str(&decode(&run));
+    }
+    Some(out)
+}
+
+/// The decoder of the Cyrillic charset `bytes` are most likely in. Lower-case letters
+/// dominate Russian text; they sit at 0xE0..=0xFF in windows-1251 and 0xC0..=0xDF in KOI8-R.
+fn legacy_decoder(bytes: &[u8]) -> Option<fn(&[u8]) -> String> {
     let high = bytes.iter().filter(|b| **b >= 0xE0).count();
     let middle = bytes.iter().filter(|b| (0xC0..0xE0).contains(*b)).count();
     let charset: &[u8] = if high >= middle {
@@ -320,7 +397,7 @@ fn guess_cyrillic(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<Str
     } else {
         b"koi8-r"
     };
-    mail_parser::decoders::charsets::map::charset_decoder(charset).map(|decode| decode(&bytes))
+    mail_parser::decoders::charsets::map::charset_decoder(charset)
 }
 
 fn normalise_newlines(text: &str) -> String {
@@ -352,7 +429,9 @@ fn automatic(message: &mail_parser::Message<'_>, subject: &str) -> Option<AutoRe
     if let Some(v) = raw("Auto-Submitted").filter(|v| !v.is_empty() && !v.starts_with("no")) {
         return Some(AutoReason::AutoSubmitted(v));
     }
-    if let Some(v) = raw("Precedence").filter(|v| ["bulk", "list", "junk"].contains(&v.as_str())) {
+    if let Some(v) = raw("Precedence")
+        .filter(|v| ["bulk", "list", "junk", "auto_reply", "auto-reply"].contains(&v.as_str()))
+    {
         return Some(AutoReason::Precedence(v));
     }
     if raw("List-Id").is_some() || raw("List-Unsubscribe").is_some() {
@@ -371,14 +450,32 @@ fn automatic(message: &mail_parser::Message<'_>, subject: &str) -> Option<AutoRe
         .and_then(|a| a.address())
         .unwrap_or_default()
         .to_ascii_lowercase();
+    let subject = subject.to_lowercase();
+    const BOUNCE: [&str; 10] = [
+        "undelivered mail",
+        "undeliverable",
+        "delivery status notification",
+        "mail delivery failed",
+        "delivery failure",
+        "returned mail",
+        "failure notice",
+        "недоставленное сообщение",
+        "не удалось доставить",
+        "ошибка доставки",
+    ];
     if is_report
         || return_path.as_deref().is_some_and(|r| {
             r.trim_matches(['<', '>', ' ']).is_empty() || r.contains("mailer-daemon")
         })
         || from.starts_with("mailer-daemon@")
         || from.starts_with("postmaster@")
+        || raw("X-Failed-Recipients").is_some()
+        || BOUNCE.iter().any(|b| subject.contains(b))
     {
         return Some(AutoReason::Bounce);
+    }
+    if is_no_reply(&from) {
+        return Some(AutoReason::NoReplyAddress(from));
     }
     for name in [
         "X-Autoreply",
@@ -392,7 +489,6 @@ fn automatic(message: &mail_parser::Message<'_>, subject: &str) -> Option<AutoRe
             return Some(AutoReason::AutoReplyHeader(name.to_owned()));
         }
     }
-    let subject = subject.to_lowercase();
     const VACATION: [&str; 12] = [
         "auto:",
         "autoreply",
@@ -411,6 +507,22 @@ fn automatic(message: &mail_parser::Message<'_>, subject: &str) -> Option<AutoRe
         return Some(AutoReason::Vacation);
     }
     None
+}
+
+/// Whether an address says it takes no answers: its local part, without `-`, `_`, `.`, is
+/// `noreply…`, `donotreply…`, `dontreply…` or `bounce…` (`no-reply@`, `do_not_reply@`,
+/// `bounces+123@`).
+fn is_no_reply(address: &str) -> bool {
+    let Some((local, _)) = address.rsplit_once('@') else {
+        return false;
+    };
+    let local: String = local
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .collect();
+    ["noreply", "donotreply", "dontreply", "bounce"]
+        .iter()
+        .any(|p| local.starts_with(p))
 }
 
 /// Converts HTML to the text a reader sees: block elements break lines, `<br>` breaks a
@@ -643,6 +755,75 @@ mod tests {
         let mut raw = b"From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
         raw.extend_from_slice(&[0xed, 0xcf, 0xca, b' ', 0xc8, 0xcf, 0xc4, b'\n']);
         assert_eq!(parse(&raw).unwrap().text, "Мой ход\n");
+    }
+
+    #[test]
+    fn one_stray_byte_in_a_utf8_letter_leaves_the_rest_utf8() {
+        let mut raw = b"From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
+        raw.extend_from_slice("Шифр: ЗШ-2026-1\nМой ход: 1. c3-d4\nС уважением".as_bytes());
+        raw.extend_from_slice(&[0xff, b'\n']);
+        let text = parse(&raw).unwrap().text;
+        assert_eq!(text, "Шифр: ЗШ-2026-1\nМой ход: 1. c3-d4\nС уважениемя\n");
+    }
+
+    #[test]
+    fn a_cp1251_line_pasted_into_a_utf8_letter_is_read_as_cp1251() {
+        let mut raw = b"From: a@b.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
+        raw.extend_from_slice("Мой ход: 1. c3-d4\nВаш ход: нет\n".as_bytes());
+        raw.extend_from_slice(&[0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, b'\n']);
+        assert_eq!(
+            parse(&raw).unwrap().text,
+            "Мой ход: 1. c3-d4\nВаш ход: нет\nПривет\n"
+        );
+    }
+
+    #[test]
+    fn precedence_auto_reply_and_no_reply_senders_are_automatic() {
+        let raw = b"From: a@b.test\r\nPrecedence: auto_reply\r\n\r\nI am away\r\n";
+        assert_eq!(
+            parse(raw).unwrap().automatic,
+            Some(AutoReason::Precedence("auto_reply".into()))
+        );
+        for from in [
+            "no-reply@mail.test",
+            "NoReply@x.test",
+            "do_not_reply@x.test",
+            "bounces+7@x.test",
+        ] {
+            let raw = format!("From: {from}\r\nSubject: hi\r\n\r\nYour message was not sent\r\n");
+            assert!(
+                matches!(
+                    parse(raw.as_bytes()).unwrap().automatic,
+                    Some(AutoReason::NoReplyAddress(_))
+                ),
+                "{from}"
+            );
+        }
+        let raw =
+            b"From: admin@x.test\r\nSubject: Undelivered Mail Returned to Sender\r\n\r\nx\r\n";
+        assert_eq!(parse(raw).unwrap().automatic, Some(AutoReason::Bounce));
+        let raw = b"From: reply.norman@x.test\r\nSubject: move\r\n\r\nx\r\n";
+        assert_eq!(parse(raw).unwrap().automatic, None, "a person named Norman");
+    }
+
+    #[test]
+    fn a_folded_message_id_is_read_without_the_fold() {
+        let raw = b"From: a@b.test\r\nMessage-ID:\r\n <abc.123\r\n @players.test>\r\n\
+                    In-Reply-To: <x@\r\n\tz.test>\r\n\r\nhi\r\n";
+        let mail = parse(raw).unwrap();
+        assert_eq!(mail.message_id.as_deref(), Some("abc.123@players.test"));
+        assert_eq!(mail.in_reply_to, ["x@z.test"]);
+    }
+
+    #[test]
+    fn the_head_of_a_letter_is_read_without_its_body() {
+        let mut raw = b"From: a@b.test\r\nSubject: big\r\nMessage-ID: <m@b.test>\r\n\r\n".to_vec();
+        raw.extend_from_slice("Мой ход: 1. c3-d4\r\n".repeat(1000).as_bytes());
+        let mail = parse_head(&raw).unwrap();
+        assert_eq!(mail.from.unwrap().address, "a@b.test");
+        assert_eq!((mail.subject.as_str(), mail.text.as_str()), ("big", ""));
+        assert_eq!(mail.message_id.as_deref(), Some("m@b.test"));
+        assert!(parse_head(b"").is_err());
     }
 
     #[test]

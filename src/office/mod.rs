@@ -183,7 +183,14 @@ impl Office {
         auth: &Authentication,
         now: DateTime<Utc>,
     ) -> Result<Handled, OfficeError> {
-        let parsed = mime::parse(&mail.raw);
+        // A letter over the limit is kept whole but only its head is read: who sent it and
+        // whether it is automatic mail, enough to answer it.
+        let oversize = mail.raw.len() > self.config.limits.letter_bytes;
+        let parsed = if oversize {
+            mime::parse_head(&mail.raw)
+        } else {
+            mime::parse(&mail.raw)
+        };
         let transport_id = mail.id.to_string();
         let (sender, message_id, subject) = match &parsed {
             Ok(p) => (
@@ -206,7 +213,11 @@ impl Office {
         };
         let done = store.process_letter(&new, now, |tx, id| {
             tx.record_auth(id, &auth.to_json())?;
-            let outcome = self.route(tx, id, parsed, auth, mail.received, now)?;
+            let outcome = if oversize {
+                self.too_large(tx, id, parsed, auth, mail.raw.len(), now)?
+            } else {
+                self.route(tx, id, parsed, auth, mail.received, now)?
+            };
             Ok::<_, OfficeError>((outcome.clone(), outcome))
         })?;
         Ok(match done {
@@ -313,6 +324,16 @@ impl Office {
             },
         );
         if !letter.has_content() {
+            // Vacation replies without any auto-reply field look like this too: one answer a
+            // day at most, or two robots would write to each other all day.
+            if !tx.courtesy_once(&from, self.today(now, None), now)? {
+                return Ok(Outcome::SetAside {
+                    game: None,
+                    reason: "no move or other business found in the letter; not answered \
+                             (one such answer a day)"
+                        .into(),
+                });
+            }
             let problems: Vec<String> = letter
                 .problems
                 .iter()
@@ -406,6 +427,74 @@ impl Office {
             now,
         )?;
         Ok(Outcome::Judged { game: game.id })
+    }
+
+    /// A letter larger than `[limits] letter_bytes`, of which only the head was read: kept,
+    /// never judged; its sender (unless it is automatic mail or zaochka's own) is told, once a
+    /// day at most, to send the moves as a short text letter.
+    fn too_large(
+        &self,
+        tx: &Tx<'_>,
+        id: LetterInId,
+        parsed: Result<ParsedMail, mime::MimeError>,
+        auth: &Authentication,
+        bytes: usize,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, OfficeError> {
+        let limit = self.config.limits.letter_bytes;
+        let reason = format!("{bytes} bytes, more than limits.letter_bytes = {limit}: not read");
+        let set_aside = |why: &str| Outcome::SetAside {
+            game: None,
+            reason: format!("{reason}; {why}"),
+        };
+        let Ok(p) = parsed else {
+            return Ok(set_aside("no readable head, not answered"));
+        };
+        let Some(from) = p.from.as_ref().map(|m| m.address.to_ascii_lowercase()) else {
+            return Ok(set_aside("no sender address, not answered"));
+        };
+        if let Some(auto) = &p.automatic {
+            return Ok(Outcome::Ignored {
+                reason: format!("{reason}; automatic mail ({auto:?}): never answered"),
+            });
+        }
+        if from.eq_ignore_ascii_case(&self.config.address) {
+            return Ok(Outcome::Ignored {
+                reason: format!("{reason}; zaochka's own letter"),
+            });
+        }
+        // Like every other answer: an unknown address whose letter proves nothing is most
+        // likely forged, and is never written to (no backscatter).
+        let is_official = from.eq_ignore_ascii_case(&self.config.arbiter)
+            || from.eq_ignore_ascii_case(&self.config.secretary);
+        let me = tx.players_by_email(&from)?;
+        if !is_official && me.is_empty() && !auth.is_pass() {
+            return Ok(set_aside(&format!(
+                "unknown sender, not proven ({}): not answered",
+                auth.summary()
+            )));
+        }
+        if !tx.courtesy_once(&from, self.today(now, None), now)? {
+            return Ok(set_aside("not answered (one such answer a day)"));
+        }
+        let name = me.into_iter().next().map(|p| p.name).unwrap_or_default();
+        let ctx = out::Refused {
+            to_name: name.clone(),
+            reason: words::too_large(self.lang(), bytes, limit),
+            federation: self.config.federation.clone(),
+        };
+        self.queue(
+            tx,
+            "refused",
+            &ctx,
+            None,
+            &[(name, from)],
+            None,
+            Some((id, &p)),
+            vec![],
+            now,
+        )?;
+        Ok(set_aside("answered"))
     }
 
     /// Whether a letter from `from` may act: its sender proven, or (a player only, never an
@@ -857,7 +946,16 @@ impl Office {
             if t.status != TournamentStatus::Registration {
                 return Ok(0);
             }
-            let players = tx.players(t.id)?;
+            // Names go into every partner's letters: shown as `tournament::shown_name`
+            // makes them, whatever was stored.
+            let players: Vec<Player> = tx
+                .players(t.id)?
+                .into_iter()
+                .map(|mut p| {
+                    p.name = crate::tournament::shown_name(&p.name);
+                    p
+                })
+                .collect();
             let rr = crate::tournament::berger(players.len() as u32)
                 .map_err(|e| OfficeError::Refused(format!("tournament '{cipher}': {e}")))?;
             let variant = crate::rules::Variant::from_str(&t.variant)
@@ -1088,7 +1186,9 @@ impl Office {
                             draw_offer: forward.is_draw_offered,
                             notes: these_notes,
                             sender_words: answering
-                                .map(|(_, p, _)| letter::own_text(&p.text))
+                                .map(|(_, p, _)| {
+                                    words::quoted_words(lang, &letter::own_text(&p.text))
+                                })
                                 .unwrap_or_default(),
                         };
                         self.queue(

@@ -726,3 +726,219 @@ fn a_letter_with_two_from_fields_or_a_from_list_is_never_a_command_nor_a_move() 
         assert_eq!(status_of_game_1(&post), GameStatus::Playing);
     }
 }
+
+// ---------------------------------------------------------------- hostile and careless mail
+
+#[test]
+fn a_forward_quotes_at_most_100_lines_of_the_senders_words() {
+    let mut post = two();
+    let mut body = String::from("Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4\n");
+    for i in 0..100_000 {
+        body.push_str(&format!("строка журнала {i}\n"));
+    }
+    assert!(body.len() > 2_000_000);
+    let (h, sent) = post.letter(ALICE, "2026-12-01", &body);
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Judged { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    let fwd = one(&sent, "forward", BOB);
+    assert!(fwd.text.contains("Ход партнёра: 1. c3-d4"), "{}", fwd.text);
+    assert!(fwd.text.contains("строка журнала 96\n"), "{}", fwd.text);
+    assert!(!fwd.text.contains("строка журнала 97\n"), "{}", fwd.text);
+    // 100 lines quoted: the three lines of business and 97 of the log.
+    assert!(
+        fwd.text.contains("[… 99903 строки не показаны]"),
+        "{}",
+        fwd.text
+    );
+    assert!(fwd.text.len() < 30_000, "{} bytes", fwd.text.len());
+}
+
+#[test]
+fn a_letter_over_the_size_limit_is_kept_unread_and_answered_once_a_day() {
+    let mut post = two();
+    post.office.config.limits.letter_bytes = 4096;
+    let body = format!(
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4\n{}",
+        "x\n".repeat(3000)
+    );
+    let (h, sent) = post.letter(ALICE, "2026-12-01", &body);
+    assert!(
+        set_aside_reason(&h).contains("limits.letter_bytes"),
+        "{h:?}"
+    );
+    let Handled::New { id, .. } = h else {
+        unreachable!()
+    };
+    let kept = post.store.read(|tx| tx.letter_in(id)).unwrap();
+    assert!(kept.raw.len() > 6000, "kept whole: {}", kept.raw.len());
+    let answer = one(&sent, "refused", ALICE);
+    assert_eq!(sent.len(), 1, "not judged, nothing forwarded: {sent:#?}");
+    assert!(
+        answer.text.contains("письмо слишком большое") && answer.text.contains("п. 10.2.3"),
+        "{}",
+        answer.text
+    );
+    assert!(answer.text.contains("Иванов Иван"), "{}", answer.text);
+    let (h, sent) = post.letter(ALICE, "2026-12-01", &body);
+    assert!(
+        set_aside_reason(&h).contains("one such answer a day"),
+        "{h:?}"
+    );
+    assert!(sent.is_empty(), "{sent:#?}");
+    // A bounce that carries a big letter back is never answered.
+    let mut m = post.raw(
+        "MAILER-DAEMON@players.test",
+        "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n",
+        &body,
+    );
+    m.received = at("2026-12-02");
+    let (h, sent) = post.handle(&m, "2026-12-02");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Ignored { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    assert!(sent.is_empty(), "{sent:#?}");
+}
+
+#[test]
+fn a_large_letter_from_an_unknown_unproven_sender_is_not_answered() {
+    use crate::mail::auth::AuthResult;
+    let mut post = two();
+    post.office.config.limits.letter_bytes = 4096;
+    let body = format!("Мой ход: 1. c3-d4\n{}", "x\n".repeat(3000));
+    post.auth = unproven(AuthResult::None);
+    let (h, sent) = post.letter("stranger@example.com", "2026-12-01", &body);
+    let reason = set_aside_reason(&h);
+    assert!(
+        reason.contains("limits.letter_bytes") && reason.contains("not proven"),
+        "{reason}"
+    );
+    assert!(sent.is_empty(), "no backscatter: {sent:#?}");
+    // A registered player's letter is answered at the registered address, proven or not.
+    let (_, sent) = post.letter(BOB, "2026-12-01", &body);
+    one(&sent, "refused", BOB);
+    // A stranger whose provider signed the letter is told too.
+    post.auth = proven();
+    let (_, sent) = post.letter("stranger@players.test", "2026-12-01", &body);
+    one(&sent, "refused", "stranger@players.test");
+}
+
+#[test]
+fn vacation_replies_quoting_zaochka_get_one_answer_a_day() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let fwd = one(&sent, "forward", BOB);
+    let reply = format!(
+        "Я в отпуске до 20 декабря, отвечу по возвращении.\n\n\
+         01.12.2026 12:00, zaochka@tournament.test пишет:\n> {}",
+        fwd.text.replace('\n', "\n> ")
+    );
+    let mut answers = 0;
+    for _ in 0..20 {
+        let (h, sent) = post.letter(BOB, "2026-12-01", &reply);
+        assert!(set_aside_reason(&h).contains("no move"), "{h:?}");
+        answers += sent.len();
+    }
+    assert_eq!(answers, 1, "one 'nothing read' answer in a day, not 20");
+    let (_, sent) = post.letter(BOB, "2026-12-02", &reply);
+    one(&sent, "refused", BOB);
+}
+
+#[test]
+fn precedence_auto_reply_and_no_reply_bounces_are_never_answered() {
+    let mut post = two();
+    let m = post.raw(ALICE, "Precedence: auto_reply\r\n", "Меня нет на месте.");
+    let (h, sent) = post.handle(&m, "2026-12-01");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Ignored { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    assert!(sent.is_empty(), "{sent:#?}");
+    let m = post.raw(
+        "no-reply@mail.players.test",
+        "",
+        "Your message to bob@players.test could not be delivered.",
+    );
+    let (h, sent) = post.handle(&m, "2026-12-01");
+    assert!(
+        matches!(
+            h,
+            Handled::New {
+                outcome: Outcome::Ignored { .. },
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+    assert!(sent.is_empty(), "{sent:#?}");
+}
+
+#[test]
+fn a_folded_message_id_is_answered_with_a_plain_in_reply_to() {
+    let mut post = two();
+    let raw = "From: alice@players.test\r\nTo: zaochka@tournament.test\r\nSubject: ?\r\n\
+               Message-ID:\r\n <folded.1\r\n @players.test>\r\n\
+               Content-Type: text/plain; charset=utf-8\r\n\r\nЗдравствуйте!\r\n";
+    let m = IncomingMail {
+        id: MailId::Memory(900),
+        raw: raw.as_bytes().to_vec(),
+        received: at("2026-12-01"),
+    };
+    post.office
+        .handle(&mut post.store, &m, &post.auth, at("2026-12-01"))
+        .unwrap();
+    let out = post
+        .store
+        .read(|tx| tx.due_outgoing(at("2030-01-01"), 10))
+        .unwrap();
+    assert_eq!(out.len(), 1, "the 'nothing read' answer");
+    let raw = String::from_utf8(out[0].raw.clone()).unwrap();
+    assert!(
+        raw.contains("In-Reply-To: <folded.1@players.test>\r\n"),
+        "{raw}"
+    );
+    assert!(
+        raw.contains("References: <folded.1@players.test>\r\n"),
+        "{raw}"
+    );
+}
+
+#[test]
+fn names_with_bidi_controls_reach_partners_without_them() {
+    let post = Post::new(&[
+        ("Иванов\u{202E}наВИ\u{202C}", ALICE),
+        ("Петров\u{2067} Пётр", BOB),
+    ]);
+    let games = post.store.read(|tx| {
+        let t = tx.find_tournament(CIPHER)?.unwrap();
+        tx.games(t.id)
+    });
+    let g = &games.unwrap()[0];
+    let state = state_of(g).unwrap();
+    assert_eq!(state.players.white.name, "ИвановнаВИ");
+    assert_eq!(state.players.black.name, "Петров Пётр");
+}

@@ -70,6 +70,91 @@ pub fn nothing_read(lang: Lang, problems: &[String]) -> String {
     }
 }
 
+/// How much of the sender's own words a forwarded move quotes below zaochka's rendering:
+/// the partner needs the greeting and a remark, not a pasted log.
+pub const QUOTED_LINES: usize = 100;
+/// The same, in bytes.
+pub const QUOTED_BYTES: usize = 20 * 1024;
+
+/// The sender's words as the partner sees them: the first [`QUOTED_LINES`] lines, at most
+/// [`QUOTED_BYTES`] bytes, then `[… 12 строк не показаны]`. A first line longer than the
+/// whole allowance is cut and counts as not shown.
+pub fn quoted_words(lang: Lang, text: &str) -> String {
+    let total = text.lines().count();
+    let mut out = String::new();
+    let mut shown = 0;
+    for line in text.split_inclusive('\n') {
+        if shown == QUOTED_LINES {
+            break;
+        }
+        if out.len() + line.len() > QUOTED_BYTES {
+            if shown == 0 {
+                let mut end = QUOTED_BYTES;
+                while !line.is_char_boundary(end) {
+                    end -= 1;
+                }
+                out.push_str(&line[..end]);
+                out.push_str("…\n");
+            }
+            break;
+        }
+        out.push_str(line);
+        shown += 1;
+    }
+    let hidden = total - shown;
+    if hidden > 0 {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&match lang {
+            Lang::Ru => format!(
+                "[… {hidden} {}]\n",
+                plural_ru(
+                    hidden,
+                    "строка не показана",
+                    "строки не показаны",
+                    "строк не показаны"
+                )
+            ),
+            Lang::En if hidden == 1 => "[… 1 line not shown]\n".to_string(),
+            Lang::En => format!("[… {hidden} lines not shown]\n"),
+        });
+    }
+    out
+}
+
+/// The Russian noun form that agrees with `n`: 1, 21 строка; 2–4, 22 строки; 5–20, 25 строк.
+fn plural_ru<'a>(n: usize, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
+    match (n % 10, n % 100) {
+        (1, r) if r != 11 => one,
+        (2..=4, r) if !(12..=14).contains(&r) => few,
+        _ => many,
+    }
+}
+
+/// A letter too large to read (`[limits] letter_bytes`): what to do instead.
+pub fn too_large(lang: Lang, bytes: usize, limit: usize) -> String {
+    let mb = |b: usize| {
+        let tenths = (b as u64 * 10).div_ceil(1024 * 1024);
+        match tenths % 10 {
+            0 => (tenths / 10).to_string(),
+            t => format!("{},{t}", tenths / 10),
+        }
+    };
+    match lang {
+        Lang::Ru => format!(
+            "письмо слишком большое ({} МБ при пределе {} МБ) и поэтому не прочитано. Пришлите, пожалуйста, ходы коротким текстовым письмом, без вложений и без длинной цитаты прежней переписки: шифр, партия, «Ваш ход: …», «Мой ход: …» (п. 10.2.3).",
+            mb(bytes),
+            mb(limit)
+        ),
+        Lang::En => format!(
+            "the letter is too large ({} MB, the limit is {} MB), so it is not read. Please send your moves in a short text letter, with no attachments and no long quote of earlier letters: the cipher, the game, \"Your move: …\", \"My move: …\" (10.2.3).",
+            mb(bytes).replace(',', "."),
+            mb(limit).replace(',', ".")
+        ),
+    }
+}
+
 /// A break that cannot be granted.
 pub fn break_refused(lang: Lang, why: &str) -> String {
     match lang {
@@ -309,5 +394,87 @@ pub fn unauthenticated(lang: Lang, auth: &Authentication) -> String {
         (Lang::En, _, AuthResult::None) => "the letter has no digital signature of the sender's mail domain, so it cannot be confirmed that you sent it.".into(),
         (Lang::Ru, _, _) => "цифровая подпись письма не подтверждает адрес отправителя: письмо изменено в пути или отправлено не с этого адреса.".into(),
         (Lang::En, _, _) => "the letter's digital signature does not confirm the sender's address: the letter was changed on its way or not sent from this address.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn russian_nouns_agree_with_the_number() {
+        let f = |n| plural_ru(n, "строка", "строки", "строк");
+        let got: Vec<&str> = [1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 112, 1000]
+            .into_iter()
+            .map(f)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "строка",
+                "строки",
+                "строки",
+                "строк",
+                "строк",
+                "строк",
+                "строк",
+                "строка",
+                "строки",
+                "строк",
+                "строка",
+                "строк",
+                "строк",
+                "строк"
+            ]
+        );
+    }
+
+    #[test]
+    fn quoted_words_stop_after_100_lines_and_say_how_many_are_left_out() {
+        let text: String = (1..=123).map(|i| format!("строка {i}\n")).collect();
+        let q = quoted_words(Lang::Ru, &text);
+        assert!(q.starts_with("строка 1\n"));
+        assert!(
+            q.contains("строка 100\n") && !q.contains("строка 101"),
+            "{q}"
+        );
+        assert!(q.ends_with("[… 23 строки не показаны]\n"), "{q}");
+        let q = quoted_words(Lang::En, &text[..text.find("строка 102").unwrap()]);
+        assert!(q.ends_with("[… 1 line not shown]\n"), "{q}");
+    }
+
+    #[test]
+    fn quoted_words_stop_at_20_kb_and_cut_one_endless_line() {
+        let text = format!("{}\n", "ж".repeat(1000)).repeat(50);
+        let q = quoted_words(Lang::Ru, &text);
+        assert!(q.len() <= QUOTED_BYTES + 100, "{}", q.len());
+        assert!(
+            q.ends_with("[… 40 строк не показаны]\n"),
+            "{}",
+            &q[q.len() - 60..]
+        );
+        let q = quoted_words(Lang::Ru, &"ж".repeat(100_000));
+        assert!(q.len() <= QUOTED_BYTES + 100, "{}", q.len());
+        assert!(
+            q.ends_with("…\n[… 1 строка не показана]\n"),
+            "{}",
+            &q[q.len() - 60..]
+        );
+    }
+
+    #[test]
+    fn short_words_are_quoted_whole() {
+        assert_eq!(
+            quoted_words(Lang::Ru, "Привет!\nХод за вами."),
+            "Привет!\nХод за вами."
+        );
+        assert_eq!(quoted_words(Lang::Ru, ""), "");
+    }
+
+    #[test]
+    fn the_size_of_a_large_letter_is_told_in_megabytes() {
+        let t = too_large(Lang::Ru, 12 * 1024 * 1024 + 1, 10 * 1024 * 1024);
+        assert!(t.contains("(12,1 МБ при пределе 10 МБ)"), "{t}");
+        assert!(t.contains("п. 10.2.3"));
     }
 }

@@ -44,6 +44,12 @@ pub enum RecordError {
         /// What is wrong.
         reason: String,
     },
+    /// A `Result` tag that is no result (it is written back into the movetext).
+    #[error("bad Result tag '{0}' (1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or *)")]
+    Result(String),
+    /// `GameType`, `FEN` or `Result` given twice: which one the game is would be a guess.
+    #[error("the tag '{0}' is given twice")]
+    Twice(String),
     /// Semi-short notation exists for 8x8 only.
     #[error("semi-short notation is for 8x8 games only")]
     NotEightByEight,
@@ -230,6 +236,9 @@ impl GameRecord {
 
 /// The move tokens of a movetext: numbers, results, comments, variations, NAGs and marks
 /// left out.
+/// The results a PDN game may end with (draughts PDN also writes 2-0, 0-2 and 1-1).
+const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"];
+
 fn movetext_tokens(text: &str) -> Vec<String> {
     let mut clean = String::new();
     let mut brace = false;
@@ -252,10 +261,7 @@ fn movetext_tokens(text: &str) -> Vec<String> {
             _ => raw,
         };
         let tok = tok.trim_end_matches(['!', '?']);
-        if tok.is_empty()
-            || tok.starts_with('$')
-            || matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "2-0" | "0-2" | "1-1" | "*")
-        {
+        if tok.is_empty() || tok.starts_with('$') || RESULTS.contains(&tok) {
             continue;
         }
         out.push(tok.to_string());
@@ -400,6 +406,16 @@ impl PdnGame {
                 body.push('\n');
             }
         }
+        for name in ["GameType", "FEN", "Result"] {
+            if tags
+                .iter()
+                .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+                .count()
+                > 1
+            {
+                return Err(RecordError::Twice(name.to_string()));
+            }
+        }
         let take = |tags: &mut Vec<(String, String)>, name: &str| {
             let i = tags
                 .iter()
@@ -421,6 +437,9 @@ impl PdnGame {
             None => Position::start(variant),
         };
         let result = take(&mut tags, "Result").unwrap_or_else(|| "*".to_string());
+        if !RESULTS.contains(&result.as_str()) {
+            return Err(RecordError::Result(result));
+        }
         let start_black = start.side_to_move() == super::Color::Black;
         let mut record = GameRecord::new(start);
         for token in movetext_tokens(&body) {

@@ -10,6 +10,8 @@
 //!   checkers tournaments (Sonneborn–Berger, wins, the result between the tied players),
 //!   adjudicated and defaulted results marked, "minus" for both (10.5.8); a crosstable as
 //!   plain text ([`Standings::to_text`]) and as serde data.
+//! - [`player_name`]: a name fit to show partners (no bidi controls, at most
+//!   [`NAME_MAX_CHARS`] characters).
 //!
 //! Players are known here by their start numbers 1..=n (drawn by lot before the start).
 
@@ -17,9 +19,11 @@
 
 pub mod adjudication;
 pub mod digest;
+mod name;
 mod pairing;
 mod standings;
 
+pub use name::{NAME_MAX_CHARS, NameError, player_name, shown_name};
 pub use pairing::{Bye, Pairing, PairingError, RoundRobin, berger};
 pub use standings::{
     Cell, CrosstableLabels, Decision, GameResult, Outcome, Place, PointsSystem, Score, Standing,

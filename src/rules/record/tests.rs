@@ -161,3 +161,23 @@ fn bad_pdn_says_what_is_wrong() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_result_tag_that_is_no_result_or_a_tag_given_twice_is_refused() {
+    // Found by the fuzz campaign: the Result tag is written back into the movetext, where
+    // "*nsfer-Encoding: 8b" then read as a move.
+    assert!(matches!(
+        PdnGame::from_pdn("[Result \"*nsfer-Encoding: 8b\"]\n1. c3-d4 *"),
+        Err(RecordError::Result(r)) if r == "*nsfer-Encoding: 8b"
+    ));
+    for tag in ["FEN \"W:W21:B12\"", "GameType \"25\"", "Result \"1-0\""] {
+        let text = format!("[{tag}]\n[{tag}]\n*");
+        assert!(
+            matches!(PdnGame::from_pdn(&text), Err(RecordError::Twice(_))),
+            "{text}"
+        );
+    }
+    let g = PdnGame::from_pdn("[Result \"2-0\"]\n1. c3-d4 2-0").unwrap();
+    let back = PdnGame::from_pdn(&g.to_pdn()).unwrap();
+    assert_eq!((back.record, back.result), (g.record, g.result));
+}
