@@ -178,6 +178,27 @@ impl Deadline {
     }
 }
 
+/// The last day on which a player's answer is still in time, as [`Ledger::last_day`] gives
+/// it: what a letter handing the player the move names ("Ответить не позднее 20.11.2026
+/// (осталось 50 дней на ходы 1–10)").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastDay {
+    /// The last calendar day on which the answer is in time. When `is_end_of_play` is false
+    /// the next day is the overstep day ([`Ledger::overstep_day`], the day the deadline sweep
+    /// declares the overstep, 10.3.5).
+    pub date: NaiveDate,
+    /// Days left in the current control on `today` ([`Ledger::days_left`]): the limit less
+    /// the days used, penalties included (negative once overstepped).
+    pub days_left: i64,
+    /// The counted moves of the current control (10.3.5), e.g. `1..=10`, `11..=20`: the
+    /// player's counted moves made so far decide it. Counted moves are the game record's
+    /// move numbers unless moves of the player's own accepted variant were left out (10.3.5).
+    pub moves: std::ops::RangeInclusive<u32>,
+    /// True when the end-of-play date (10.3.2) comes before the overstep would: `date` is
+    /// then the end-of-play date and no overstep follows it (the game goes to adjudication).
+    pub is_end_of_play: bool,
+}
+
 /// One game's clock (10.3, 10.4): the settings, the start and end-of-play dates, each
 /// player's own start, every move of both players with its dates, the penalties and both
 /// players' breaks.
@@ -711,6 +732,54 @@ impl Ledger {
             }
         }
         None
+    }
+
+    /// The last day on which `side`'s pending answer is still in time: the day before
+    /// [`Ledger::overstep_day`] (so the very rule the deadline sweep declares the overstep
+    /// by, 10.3.5: thinking days from the receipt, breaks of both players skipped, penalties
+    /// and days given back counted, the limit of the current control), or the end-of-play
+    /// date when that comes first (10.3.2).
+    ///
+    /// `today` is the day the letter goes out; it decides only [`LastDay::days_left`].
+    ///
+    /// `None` when `side` is not to move (no answer of his is pending) or play is suspended
+    /// (an overstep before the arbiter, 10.3.6). If the overstep is already past (`today` on
+    /// or after the overstep day), `date` is before `today` and `days_left` is negative.
+    ///
+    /// Stable API: the office and the importer call it for every letter that hands a player
+    /// the move (start list, forward, repeat, break end, ruling, import).
+    ///
+    /// ```
+    /// use chrono::NaiveDate;
+    /// use zaochka::clock::{ClockSettings, Ledger, Side};
+    /// let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+    /// let clock = Ledger::new(ClockSettings::default(), d(3, 1), d(12, 31));
+    /// let last = clock.last_day(Side::White, d(3, 1)).unwrap();
+    /// // 50 days from 01.03: the answer of 20.04 is in time, 21.04 is the overstep day.
+    /// assert_eq!(last.date, d(4, 20));
+    /// assert_eq!(last.days_left, 50);
+    /// assert_eq!(last.moves, 1..=10);
+    /// assert_eq!(clock.overstep_day(Side::White), Some(d(4, 21)));
+    /// assert_eq!(clock.last_day(Side::Black, d(3, 1)), None);
+    /// ```
+    #[must_use]
+    pub fn last_day(&self, side: Side, today: NaiveDate) -> Option<LastDay> {
+        self.pending().filter(|p| p.side == side)?;
+        if self.is_suspended() {
+            return None;
+        }
+        let (date, is_end_of_play) = match self.overstep_day(side) {
+            Some(day) => (day.pred_opt()?, false),
+            None => (self.end_of_play, true),
+        };
+        let period = self.settings.moves_per_period.max(1);
+        let first = self.counted_moves(side) / period * period + 1;
+        Some(LastDay {
+            date,
+            days_left: self.days_left(side, today),
+            moves: first..=first.saturating_add(period - 1),
+            is_end_of_play,
+        })
     }
 
     /// The move `side` was thinking over on `day` (or made last before it).

@@ -13,6 +13,8 @@
 //!   on any day), the limit, days left, the exact day a player oversteps or would overstep,
 //!   and the [`Deadline`]s of the game (overstep, 40-day repeat, 30-day first-move query,
 //!   7-day warning), each with its day, so the daemon sleeps until the next one;
+//! - [`LastDay`] ([`Ledger::last_day`]): the last day a pending answer is in time, the day
+//!   before the overstep day, named in every letter that hands a player the move;
 //! - [`TimeChart`]: Table 2 of 10.3.6, as data and as plain text;
 //! - [`Claim`] and [`Ledger::check_claim`]: a player's three dates and time fraction
 //!   compared with the clock's own (10.3.1, 10.3.3; zaochka's clock is authoritative).
@@ -27,7 +29,7 @@ mod ledger;
 pub use breaks::{Break, BreakError, BreakKind, check_break, check_same_dates};
 pub use chart::{ChartCell, ChartLabels, ChartRow, TimeChart};
 pub use claim::{Claim, ClaimCheck, ClaimField, Difference, ThreeDates, TimeUsed};
-pub use ledger::{Answer, ClockError, Deadline, Ledger, Penalty, Suspension};
+pub use ledger::{Answer, ClockError, Deadline, LastDay, Ledger, Penalty, Suspension};
 
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};

@@ -1188,6 +1188,49 @@ proptest! {
     }
 
     #[test]
+    fn the_day_after_the_last_day_is_the_day_the_sweep_declares_the_overstep(
+        (l, today) in ledger(),
+    ) {
+        let Some(p) = l.pending().cloned() else { return Ok(()) };
+        let side = p.side;
+        let last = l.last_day(side, today).expect("a pending answer has a last day");
+        prop_assert_eq!(l.last_day(side.other(), today), None);
+        prop_assert_eq!(last.days_left, l.days_left(side, today));
+        prop_assert_eq!((*last.moves.start() - 1) % 10, 0);
+        prop_assert_eq!(*last.moves.end(), *last.moves.start() + 9);
+        prop_assert!(last.moves.contains(&(l.counted_moves(side) + 1)));
+        // The sweep: the overstep deadline of the side, if any.
+        let swept = l.deadlines().into_iter().find_map(|d| match d {
+            Deadline::Overstep { side: s, day, .. } if s == side => Some(day),
+            _ => None,
+        });
+        if last.is_end_of_play {
+            prop_assert_eq!(last.date, l.end_of_play);
+            prop_assert_eq!(swept, None);
+        } else {
+            prop_assert_eq!(last.date.succ_opt(), swept);
+            // An answer on the last day is in time; one on the next day is not.
+            let next = last.date.succ_opt().unwrap();
+            // (A last day before the last resumption of play means the overstep is due
+            // again on the resumption day itself.)
+            let cleared = l
+                .suspensions
+                .iter()
+                .filter_map(|s| s.resumed)
+                .fold(l.starts[side], NaiveDate::max);
+            if last.date >= p.received.max(cleared) {
+                prop_assert!(l.total_on(side, last.date) <= l.limit_on(side, last.date));
+            }
+            prop_assert!(l.total_on(side, next) > l.limit_on(side, next));
+            let mut on_time = l.clone();
+            if last.date >= p.received.max(cleared) {
+                on_time.answer(side, last.date).unwrap();
+                prop_assert!(on_time.overstep_day(side).is_none_or(|o| o > last.date));
+            }
+        }
+    }
+
+    #[test]
     fn no_deadline_falls_before_receipt_or_after_the_end((l, _) in ledger()) {
         for dl in l.deadlines() {
             prop_assert!(dl.day() <= l.end_of_play, "{:?}", dl);
@@ -1295,4 +1338,51 @@ fn the_ledger_round_trips_through_json() {
     let json = serde_json::to_string(&l).unwrap();
     let back: Ledger = serde_json::from_str(&json).unwrap();
     assert_eq!(back, l);
+}
+
+// ---- the last day to answer (10.3.1, 10.3.5) ----
+
+#[test]
+fn clause_10_3_5_the_last_day_moves_with_breaks_and_penalties() {
+    let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(12, 31));
+    let plain = l.last_day(Side::White, d26(3, 1)).unwrap();
+    assert_eq!(plain.date, d26(4, 20));
+    assert_eq!((plain.days_left, plain.moves.clone()), (50, 1..=10));
+    assert!(!plain.is_end_of_play);
+    // A break of 10 days moves it by 10 days; a penalty of 6 brings it 6 days nearer.
+    l.add_break(
+        Side::Black,
+        Break::ordinary(d26(3, 10), d26(3, 19), d26(3, 5)),
+    )
+    .unwrap();
+    assert_eq!(l.last_day(Side::White, d26(3, 1)).unwrap().date, d26(4, 30));
+    l.charge_penalty(Side::White, 1, d26(3, 2), "10.3.3");
+    let last = l.last_day(Side::White, d26(3, 2)).unwrap();
+    assert_eq!(last.date, d26(4, 24));
+    assert_eq!(last.days_left, 50 - 1 - 6);
+    assert_eq!(l.overstep_day(Side::White), last.date.succ_opt());
+}
+
+#[test]
+fn the_last_day_is_the_end_of_play_when_that_comes_first_and_none_while_suspended() {
+    let mut l = Ledger::new(ClockSettings::default(), d26(3, 1), d26(3, 31));
+    let last = l.last_day(Side::White, d26(3, 1)).unwrap();
+    assert_eq!(last.date, d26(3, 31));
+    assert!(last.is_end_of_play);
+    l.suspend(d26(3, 10));
+    assert_eq!(l.last_day(Side::White, d26(3, 11)), None);
+}
+
+#[test]
+fn the_second_control_is_moves_11_to_20() {
+    let mut l = Ledger::new(ClockSettings::default(), d26(1, 1), d26(12, 31));
+    for n in 1..=10 {
+        l.answer(Side::White, d26(1, 1)).unwrap();
+        l.receive(Side::Black, n, d26(1, 1)).unwrap();
+        l.answer(Side::Black, d26(1, 1)).unwrap();
+        l.receive(Side::White, n + 1, d26(1, 1)).unwrap();
+    }
+    let last = l.last_day(Side::White, d26(1, 1)).unwrap();
+    assert_eq!(last.moves, 11..=20);
+    assert_eq!(last.days_left, 100);
 }
