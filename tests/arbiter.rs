@@ -181,7 +181,7 @@ fn a_penalty_by_mail_is_charged_answered_and_told_to_both_players_10_3_3() {
     let sent = w.sent();
     let answer = answer_of(&sent);
     assert!(answer.contains("Выполнено"), "{answer}");
-    assert!(answer.contains("штраф 6 дн. (п. 10.3.3)"), "{answer}");
+    assert!(answer.contains("штраф 6 дней (п. 10.3.3)"), "{answer}");
     let to: Vec<_> = kinds(&sent).into_iter().map(|(_, to)| to).collect();
     for who in [WHITE, BLACK, SECRETARY, ARBITER] {
         assert!(to.iter().any(|t| t == who), "{who} in {to:?}");
@@ -675,7 +675,7 @@ fn the_final_report_has_the_table_decisions_penalties_and_every_pdn_10_1_7() {
     assert_eq!(sent.len(), 2);
     let text = &sent[0].2;
     assert!(text.contains("Штраф 6 дней чёрным: п. 10.3.3"), "{text}");
-    assert!(text.contains("Петров Пётр: +6 дн. (п. 10.3.3)"), "{text}");
+    assert!(text.contains("Петров Пётр: +6 дней (п. 10.3.3)"), "{text}");
     assert!(text.contains("1. Иванов Иван — Петров Пётр: 1-0"), "{text}");
     assert!(text.contains("Итоговая таблица"), "{text}");
 }
@@ -829,7 +829,7 @@ fn a_penalty_is_cancelled_by_mail() {
     assert!(st.penalties[0].is_cancelled);
     let answer = answer_of(&w.sent());
     assert!(
-        answer.contains("штраф 6 дн. (п. 10.3.3) отменён"),
+        answer.contains("штраф 6 дней (п. 10.3.3) отменён"),
         "{answer}"
     );
     assert!(answer.contains("нет такого штрафа"), "{answer}");

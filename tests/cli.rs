@@ -649,8 +649,8 @@ fn game_show_text_has_the_diagram_record_clocks_and_whose_move() {
     );
     assert!(out.contains("Ход чёрных"), "{out}");
     assert!(out.contains("Вариант белых А: g5-h4 c3-b4"), "{out}");
-    assert!(out.contains("7 дн. из 50"), "{out}");
-    assert!(out.contains("12 дн. из 50"), "{out}");
+    assert!(out.contains("7 дней из 50"), "{out}");
+    assert!(out.contains("12 дней из 50"), "{out}");
     // The diagram: rank 4 has the white man on d4 and b2 is empty after 2.b2-c3.
     assert!(out.contains(" 4 |   .   w   .   . |"), "{out}");
     assert!(out.contains(" 2 |   .   w   w   w |"), "{out}");

@@ -19,7 +19,8 @@ use super::{CliError, CliResult, Context, refused};
 use crate::clock::{ChartLabels, Ledger};
 use crate::config::Language;
 use crate::game::{Ending, GameState, Side, Status};
-use crate::render::Board;
+use crate::render::words::{Noun, count};
+use crate::render::{Board, Lang};
 use crate::rules::{GameRecord, PdnGame, Position};
 use crate::store::{self, Tournament, Tx};
 use crate::tournament::{self, CrosstableLabels};
@@ -460,14 +461,20 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
             let _ = if ru {
                 writeln!(
                     out,
-                    "  {label}: {} дн. из {} (штрафных {}), ходов в зачёт {}",
-                    c.days, c.limit, c.penalty_days, c.moves
+                    "  {label}: {} из {} (штраф {}), ходов в зачёт {}",
+                    count(Lang::Ru, c.days, Noun::Day),
+                    c.limit,
+                    count(Lang::Ru, c.penalty_days, Noun::Day),
+                    c.moves
                 )
             } else {
                 writeln!(
                     out,
-                    "  {label}: {} days of {} ({} penalty), {} counted moves",
-                    c.days, c.limit, c.penalty_days, c.moves
+                    "  {label}: {} of {} ({} penalty), {} counted",
+                    count(Lang::En, c.days, Noun::Day),
+                    c.limit,
+                    count(Lang::En, c.penalty_days, Noun::Day),
+                    count(Lang::En, i64::from(c.moves), Noun::Move)
                 )
             };
         }
@@ -800,21 +807,21 @@ pub fn table(ctx: &Context, cipher: &str, as_json: bool) -> CliResult {
             Language::Ru => (
                 CrosstableLabels::ru(),
                 format!(
-                    "Турнир {} «{}»: сыграно {} из {} партий\n\n",
+                    "Турнир {} «{}»: сыграно {} из {}\n\n",
                     t.cipher,
                     t.name,
                     results.iter().filter(|r| r.score.is_some()).count(),
-                    results.len()
+                    count(Lang::Ru, results.len() as i64, Noun::Game)
                 ),
             ),
             Language::En => (
                 CrosstableLabels::en(),
                 format!(
-                    "Tournament {} \"{}\": {} of {} games finished\n\n",
+                    "Tournament {} \"{}\": {} of {} finished\n\n",
                     t.cipher,
                     t.name,
                     results.iter().filter(|r| r.score.is_some()).count(),
-                    results.len()
+                    count(Lang::En, results.len() as i64, Noun::Game)
                 ),
             ),
         };

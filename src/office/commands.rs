@@ -31,6 +31,7 @@ use crate::mail::mime::ParsedMail;
 use crate::render::Lang;
 use crate::render::arbiter as ctx;
 use crate::render::letters::{GameHeader, Refused};
+use crate::render::words::{Noun, count, signed_count};
 use crate::store::{
     Game, GameId, GameStatus, LetterInId, NewBreak, NewDecision, Outcome, Player, Tournament,
     TournamentStatus, Tx,
@@ -333,8 +334,14 @@ fn game_command(
             rule(office, tx, t, g, &ruling, day, now)?;
             let name = &state.players[side].name;
             done(
-                format!("партия {n}: {name} — штраф {days} дн. (п. {clause})"),
-                format!("game {n}: {name} — penalty {days} days ({clause})"),
+                format!(
+                    "партия {n}: {name} — штраф {} (п. {clause})",
+                    count(Lang::Ru, i64::from(*days), Noun::Day)
+                ),
+                format!(
+                    "game {n}: {name} — penalty of {} ({clause})",
+                    count(Lang::En, i64::from(*days), Noun::Day)
+                ),
             )
         }
         Command::CancelPenalty { who, days, clause } => {
@@ -353,12 +360,14 @@ fn game_command(
             let name = &state.players[side].name;
             done(
                 format!(
-                    "партия {n}: {name} — штраф {} дн. (п. {}) отменён",
-                    p.days, p.clause
+                    "партия {n}: {name} — штраф {} (п. {}) отменён",
+                    count(Lang::Ru, i64::from(p.days), Noun::Day),
+                    p.clause
                 ),
                 format!(
-                    "game {n}: {name} — penalty of {} days ({}) cancelled",
-                    p.days, p.clause
+                    "game {n}: {name} — penalty of {} ({}) cancelled",
+                    count(Lang::En, i64::from(p.days), Noun::Day),
+                    p.clause
                 ),
             )
         }
@@ -370,8 +379,14 @@ fn game_command(
             rule(office, tx, t, g, &ruling, day, now)?;
             let name = &state.players[side].name;
             done(
-                format!("партия {n}: {name} — {days:+} дн. ко времени ({reason})"),
-                format!("game {n}: {name} — {days:+} days on the clock ({reason})"),
+                format!(
+                    "партия {n}: {name} — {} ко времени ({reason})",
+                    signed_count(Lang::Ru, i64::from(*days), Noun::Day)
+                ),
+                format!(
+                    "game {n}: {name} — {} on the clock ({reason})",
+                    signed_count(Lang::En, i64::from(*days), Noun::Day)
+                ),
             )
         }
         Command::Warning {
@@ -1466,13 +1481,12 @@ pub fn final_report(
         }
         for p in st.penalties.iter().filter(|p| !p.is_cancelled) {
             penalties.push(format!(
-                "{} {}, {}: {:+} {} ({} {}), {} — {}",
+                "{} {}, {}: {} ({}{}), {} — {}",
                 w(lang, "партия".into(), "game".into()),
                 g.number,
                 st.players[p.side].name,
-                p.days,
-                w(lang, "дн.".into(), "days".into()),
-                w(lang, "п.".into(), "clause".into()),
+                signed_count(lang, i64::from(p.days), Noun::Day),
+                w(lang, "п. ".into(), String::new()),
                 p.clause,
                 fmt_date(p.on),
                 p.reason

@@ -358,7 +358,7 @@ fn clause_10_2_9_a_missing_repetition_stops_play_with_six_penalty_days() {
         rej.text
     );
     assert!(
-        rej.text.contains("6 штрафных дней (п. 10.2.11)"),
+        rej.text.contains("Штраф: 6 дней (п. 10.2.11)"),
         "{}",
         rej.text
     );

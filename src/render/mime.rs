@@ -6,8 +6,8 @@
 use std::time::SystemTime;
 
 use lettre::Message;
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 
 use super::RenderError;
 
@@ -111,8 +111,7 @@ pub fn build(env: &Envelope, content: &Content) -> Result<Vec<u8>, RenderError> 
             .boundary(boundary("mix"))
             .multipart(alternative);
         for (name, mime, bytes) in &content.attachments {
-            let ct = ContentType::parse(mime).map_err(mime_err)?;
-            mixed = mixed.singlepart(Attachment::new(name.clone()).body(bytes.clone(), ct));
+            mixed = mixed.singlepart(attachment_part(name, mime, bytes)?);
         }
         mixed
     };
@@ -131,6 +130,58 @@ pub fn build(env: &Envelope, content: &Content) -> Result<Vec<u8>, RenderError> 
         concat!("zaochka ", env!("CARGO_PKG_VERSION")).to_string(),
     ));
     Ok(message.formatted())
+}
+
+/// One attachment. A text part declares its charset (UTF-8 unless the type names one). An
+/// attached letter (`message/rfc822`) goes as 7bit or 8bit, never base64 (RFC 2046 5.2.1):
+/// its line ends are made CRLF; a letter that still cannot be 8bit (a NUL byte, a line over
+/// 998 octets) goes as `application/octet-stream`, base64, so its bytes arrive unchanged.
+fn attachment_part(name: &str, mime: &str, bytes: &[u8]) -> Result<SinglePart, RenderError> {
+    if mime.eq_ignore_ascii_case("message/rfc822") {
+        let buf = crlf_bytes(bytes);
+        let fits = !buf.contains(&0) && buf.split(|&b| b == b'\n').all(|line| line.len() <= 999);
+        if fits {
+            let encoding = if buf.is_ascii() {
+                ContentTransferEncoding::SevenBit
+            } else {
+                ContentTransferEncoding::EightBit
+            };
+            let ct = ContentType::parse(mime).map_err(mime_err)?;
+            return Ok(Attachment::new(name.to_string())
+                .body(Body::dangerous_pre_encoded(buf, encoding), ct));
+        }
+        let ct = ContentType::parse("application/octet-stream").map_err(mime_err)?;
+        return Ok(Attachment::new(name.to_string()).body(bytes.to_vec(), ct));
+    }
+    let mime = if mime.to_ascii_lowercase().starts_with("text/")
+        && !mime.to_ascii_lowercase().contains("charset")
+    {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
+    };
+    let ct = ContentType::parse(&mime).map_err(mime_err)?;
+    Ok(Attachment::new(name.to_string()).body(bytes.to_vec(), ct))
+}
+
+/// `bytes` with every line ending CRLF (bare LF and bare CR become CRLF).
+fn crlf_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 32);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\r' => {
+                out.extend_from_slice(b"\r\n");
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            b'\n' => out.extend_from_slice(b"\r\n"),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Whether a bare message id can be written as it is: printable ASCII, no spaces, no angle
@@ -309,5 +360,67 @@ mod tests {
         let raw = String::from_utf8(build(&envelope(), &content).unwrap()).unwrap();
         assert!(raw.contains("multipart/alternative"));
         assert!(!raw.contains("multipart/mixed"));
+    }
+
+    #[test]
+    fn an_attached_letter_is_8bit_never_base64_and_text_parts_name_their_charset() {
+        let letter = "From: Иванов <a@players.test>\nSubject: ход\n\nМой ход: 1. c3-d4\n";
+        let content = Content {
+            text: "Текст\n".into(),
+            html: "<p>Текст</p>".into(),
+            board_png: None,
+            attachments: vec![
+                (
+                    "game.pdn".into(),
+                    "text/plain".into(),
+                    b"[Event \"x\"]".to_vec(),
+                ),
+                (
+                    "letter-1.eml".into(),
+                    "message/rfc822".into(),
+                    letter.as_bytes().to_vec(),
+                ),
+                (
+                    "letter-2.eml".into(),
+                    "message/rfc822".into(),
+                    b"Subject: x\r\n\r\nascii only\r\n".to_vec(),
+                ),
+            ],
+        };
+        let raw = String::from_utf8(build(&envelope(), &content).unwrap()).unwrap();
+        let head_of = |name: &str| {
+            let part = raw[..raw.find(name).unwrap()]
+                .rfind("--zaochka-mix-")
+                .unwrap();
+            let part = &raw[part..];
+            part[..part.find("\r\n\r\n").unwrap()].to_ascii_lowercase()
+        };
+        let pdn = head_of("game.pdn");
+        assert!(pdn.contains("text/plain; charset=utf-8"), "{pdn}");
+        let head = head_of("letter-1.eml");
+        assert!(head.contains("message/rfc822"), "{head}");
+        assert!(head.contains("content-transfer-encoding: 8bit"), "{head}");
+        assert!(
+            raw.contains("Мой ход: 1. c3-d4\r\n"),
+            "the letter is readable as it came"
+        );
+        let head = head_of("letter-2.eml");
+        assert!(head.contains("content-transfer-encoding: 7bit"), "{head}");
+        for part in raw.split("--zaochka-mix-").skip(1) {
+            let head = &part[..part.find("\r\n\r\n").unwrap_or(part.len())].to_ascii_lowercase();
+            if head.contains("content-type: text/") {
+                assert!(
+                    head.contains("charset="),
+                    "a text part without charset: {head}"
+                );
+            }
+            if head.contains("message/rfc822") {
+                assert!(!head.contains("base64"), "{head}");
+            }
+        }
+        let msg = mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .unwrap();
+        assert_eq!(msg.attachment_count(), 3);
     }
 }

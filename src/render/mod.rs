@@ -7,6 +7,7 @@ pub mod letters;
 pub mod mime;
 pub mod position;
 pub mod template;
+pub mod words;
 
 pub use board::{Board, Man};
 pub use template::{Lang, Rendered, Templates};

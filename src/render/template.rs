@@ -169,6 +169,7 @@ impl Templates {
             env.set_syntax(syntax);
         }
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.add_filter("plural", super::words::plural_filter);
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
         env.set_loader(move |name| Ok(sources.get(name).cloned()));
         Templates { env }
@@ -412,6 +413,43 @@ mod tests {
                 "{name}: a blank line after the subject"
             );
         }
+    }
+
+    #[test]
+    fn numbers_agree_with_nouns_in_the_letters() {
+        use crate::render::letters::{Overstep, Warning};
+        let t = Templates::builtin();
+        let o = Overstep {
+            player: "Сидорова Анна".into(),
+            used: 51,
+            limit: 50,
+            moves_counted: 10,
+            ..Overstep::default()
+        };
+        let ru = t.render(Lang::Ru, "overstep_arbiter", &o, "").unwrap();
+        assert!(
+            ru.text
+                .contains("Сидорова Анна: 51 день на 10 учитываемых ходов при норме 50 дней"),
+            "{}",
+            ru.text
+        );
+        assert!(
+            !ru.text.contains("Игрок Сидорова Анна затратил"),
+            "{}",
+            ru.text
+        );
+        let ru = t.render(Lang::Ru, "overstep_player", &o, "").unwrap();
+        assert!(ru.text.contains("51 день на 10 ходов"), "{}", ru.text);
+        let w = Warning {
+            used: 48,
+            limit: 50,
+            left: 1,
+            ..Warning::default()
+        };
+        let ru = t.render(Lang::Ru, "warning", &w, "").unwrap();
+        assert!(ru.subject.contains("остался 1 день"), "{}", ru.subject);
+        let en = t.render(Lang::En, "warning", &w, "").unwrap();
+        assert!(en.subject.contains("1 day left"), "{}", en.subject);
     }
 
     #[test]
