@@ -314,8 +314,8 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
         p.send_failures = failed;
         p.waiting = self
             .store
-            .read(|tx| tx.mail_summary())
-            .map(|s| s.waiting as usize)
+            .read(|tx| tx.outbox_waiting())
+            .map(|n| n as usize)
             .unwrap_or(0);
         Ok(p)
     }

@@ -988,24 +988,29 @@ fn on_maildir_a_strangers_command_is_refused_and_the_arbiters_reply_to_the_overs
     );
 }
 
-fn reports(w: &mut World, now: DateTime<Utc>) {
+/// One reports' sweep, remembering what it looked at as the daemon's office does between
+/// passes.
+fn reports(w: &mut World, seen: &mut zaochka::office::commands::ReportsSeen, now: DateTime<Utc>) {
     let office = &w.office;
-    w.store
-        .with_transaction(|tx| zaochka::office::commands::sweep_reports(office, tx, now))
+    let (_, next) = w
+        .store
+        .with_transaction(|tx| zaochka::office::commands::sweep_reports(office, tx, seen, now))
         .unwrap();
+    *seen = next;
 }
 
 #[test]
 fn the_sweep_sends_the_digest_once_a_monday_and_the_final_report_once_at_the_end() {
     let mut w = World::new();
+    let mut seen = Default::default();
     // 12.01.2026 is a Monday.
-    reports(&mut w, at(2026, 1, 12));
+    reports(&mut w, &mut seen, at(2026, 1, 12));
     let digests = |sent: &[(String, Vec<String>, String)]| {
         sent.iter().filter(|(k, _, _)| k == "weekly_digest").count()
     };
     assert_eq!(digests(&w.sent()), 3);
-    reports(&mut w, at(2026, 1, 12));
-    reports(&mut w, at(2026, 1, 13));
+    reports(&mut w, &mut seen, at(2026, 1, 12));
+    reports(&mut w, &mut seen, at(2026, 1, 13));
     assert_eq!(digests(&w.sent()), 0, "once a week, on Mondays");
     w.send(
         ARBITER,
@@ -1013,8 +1018,8 @@ fn the_sweep_sends_the_digest_once_a_monday_and_the_final_report_once_at_the_end
         at(2026, 1, 14),
     );
     w.sent();
-    reports(&mut w, at(2026, 1, 15));
-    reports(&mut w, at(2026, 1, 19));
+    reports(&mut w, &mut seen, at(2026, 1, 15));
+    reports(&mut w, &mut seen, at(2026, 1, 19));
     let sent = w.sent();
     let reports: Vec<_> = sent
         .iter()
@@ -1026,4 +1031,33 @@ fn the_sweep_sends_the_digest_once_a_monday_and_the_final_report_once_at_the_end
         "to the arbiter and the secretary, once: {sent:?}"
     );
     assert_eq!(digests(&sent), 0, "no digest once the tournament is over");
+}
+
+#[test]
+fn the_sweep_looks_at_unchanged_tournaments_again_every_monday_and_a_new_process_repeats_nothing() {
+    let mut w = World::new();
+    let digests = |sent: &[(String, Vec<String>, String)]| {
+        sent.iter().filter(|(k, _, _)| k == "weekly_digest").count()
+    };
+    let mut seen = Default::default();
+    // 12.01.2026 and 19.01.2026 are Mondays; nothing in the games changes between them.
+    reports(&mut w, &mut seen, at(2026, 1, 12));
+    assert_eq!(digests(&w.sent()), 3);
+    reports(&mut w, &mut seen, at(2026, 1, 14));
+    reports(&mut w, &mut seen, at(2026, 1, 18));
+    assert_eq!(digests(&w.sent()), 0);
+    reports(&mut w, &mut seen, at(2026, 1, 19));
+    assert_eq!(
+        digests(&w.sent()),
+        3,
+        "the next Monday's digest, games unchanged"
+    );
+    reports(&mut w, &mut seen, at(2026, 1, 19));
+    let mut fresh = Default::default();
+    reports(&mut w, &mut fresh, at(2026, 1, 19));
+    assert_eq!(
+        digests(&w.sent()),
+        0,
+        "a restarted daemon sends no digest twice"
+    );
 }

@@ -17,7 +17,10 @@
 //! A protest against a confirmed overstep or an arbiter's result counts from the day of the
 //! decision (10.1.12).
 
+use std::str::FromStr;
+
 use chrono::{DateTime, NaiveDate, Utc};
+use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -34,7 +37,7 @@ use crate::render::letters::{GameHeader, Refused};
 use crate::render::words::{Noun, count, signed_count};
 use crate::store::{
     Game, GameId, GameStatus, LetterInId, NewBreak, NewDecision, Outcome, Player, Tournament,
-    TournamentStatus, Tx,
+    TournamentId, TournamentStatus, Tx,
 };
 use crate::tournament::adjudication::{self as adj, Adjudication};
 
@@ -1530,44 +1533,90 @@ pub fn final_report(
     }
     Ok(pdn)
 }
+/// What the reports' sweep has looked at in this process: the moment of its last look (a
+/// tournament none of whose games changed since cannot have become over) and the time zones
+/// whose tournaments have all been looked at on their Monday of a week (the weekly digest).
+/// A new process looks at everything once.
+#[derive(Clone, Debug, Default)]
+pub struct ReportsSeen {
+    looked_at: Option<DateTime<Utc>>,
+    /// (the week's digest key, the zone).
+    digests: std::collections::BTreeSet<(String, String)>,
+}
+
+/// A game changed this long before the last look is looked at again: the system clock may
+/// step back a little between two passes.
+const LOOK_BACK: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
 
 /// The periodic letters of every tournament in play, each exactly once: the weekly digest
-/// on Mondays (10.1.8), and the final report once every game is over (10.1.7). Returns how
-/// many went.
+/// on Mondays (10.1.8), and the final report once every game is over (10.1.7). Only the
+/// tournaments whose games changed since the last look are read, and once a week, on its
+/// Monday, every tournament of a zone: a pass with nothing to report costs the same at any
+/// number of games (issue 14). Returns how many went and what to remember for the next pass.
 ///
 /// # Errors
 /// [`OfficeError`] from the store or the renderer.
 pub fn sweep_reports(
     office: &Office,
     tx: &Tx<'_>,
+    seen: &ReportsSeen,
     now: DateTime<Utc>,
-) -> Result<usize, OfficeError> {
+) -> Result<(usize, ReportsSeen), OfficeError> {
     use chrono::Datelike;
+    let week_key = |day: NaiveDate| {
+        let week = day.iso_week();
+        format!("weekly_digest:{}-W{:02}", week.year(), week.week())
+    };
+    let mut next = seen.clone();
+    next.looked_at = Some(now);
+    let mut ids: std::collections::BTreeSet<TournamentId> = match seen.looked_at {
+        None => tx.tournaments()?.into_iter().map(|t| t.id).collect(),
+        Some(at) => tx
+            .tournaments_changed_since(at - LOOK_BACK)?
+            .into_iter()
+            .collect(),
+    };
+    // Every zone where it is Monday and whose tournaments have not had this week's look.
+    let mut keys = Vec::new();
+    for zone in tx.tournament_zones()? {
+        let tz = Tz::from_str(&zone).unwrap_or(chrono_tz::Europe::Moscow);
+        let day = now.with_timezone(&tz).date_naive();
+        if day.weekday() != chrono::Weekday::Mon {
+            continue;
+        }
+        let key = (week_key(day), zone);
+        if !seen.digests.contains(&key) {
+            ids.extend(tx.tournaments_in_zone(&key.1)?);
+            keys.push(key);
+        }
+    }
     let mut sent = 0;
-    for t in tx.tournaments()? {
+    for id in ids {
+        let t = tx.tournament(id)?;
         if t.status == TournamentStatus::Registration {
             continue;
         }
-        let games = tx.games(t.id)?;
         // The ledger of fired notices is kept per game: the first game stands for the
         // tournament.
-        let Some(first) = games.first() else {
+        let Some(first) = tx.first_game(t.id)? else {
             continue;
         };
         let day = office.today(now, Some(&t));
-        let is_over = games.iter().all(|g| g.status == GameStatus::Finished);
-        if is_over {
-            if tx.fire_notice_once(first.id, "final_report", t.end, None, now)? {
+        if tx.tournament_is_over(t.id)? {
+            if tx.fire_notice_once(first, "final_report", t.end, None, now)? {
                 final_report(office, tx, &t.cipher, now)?;
                 sent += 1;
             }
         } else if day.weekday() == chrono::Weekday::Mon && day >= t.start {
-            let week = day.iso_week();
-            let key = format!("weekly_digest:{}-W{:02}", week.year(), week.week());
-            if tx.fire_notice_once(first.id, &key, day, None, now)? {
+            if tx.fire_notice_once(first, &week_key(day), day, None, now)? {
                 sent += weekly(office, tx, &t.cipher, now)?;
             }
         }
     }
-    Ok(sent)
+    // Only this week's looks are worth remembering.
+    let weeks: std::collections::BTreeSet<String> = keys.iter().map(|(w, _)| w.clone()).collect();
+    next.digests
+        .retain(|(w, _)| weeks.is_empty() || weeks.contains(w));
+    next.digests.extend(keys);
+    Ok((sent, next))
 }

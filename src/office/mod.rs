@@ -108,6 +108,9 @@ pub struct Office {
     pub templates: Templates,
     /// The engine's endgame tables, read from `[engine] tables` when first needed.
     tables: engine::TableCache,
+    /// What the reports' sweep already looked at in this process, so that a pass with
+    /// nothing due does not read every tournament (issue 14).
+    reports: std::sync::Mutex<commands::ReportsSeen>,
 }
 
 /// Distinguishes Message-IDs made by one process in the same microsecond.
@@ -160,6 +163,7 @@ impl Office {
             config,
             templates: Templates::builtin(),
             tables: engine::TableCache::default(),
+            reports: std::sync::Mutex::default(),
         }
     }
 
@@ -883,7 +887,13 @@ impl Office {
         // Adjudication packages whose analyses are due (10.5.5).
         fired += store.with_transaction(|tx| commands::sweep_adjudications(self, tx, now))?;
         // The weekly digest (10.1.8) and the final report (10.1.7), each once.
-        fired += store.with_transaction(|tx| commands::sweep_reports(self, tx, now))?;
+        let seen = self.reports.lock().map(|s| s.clone()).unwrap_or_default();
+        let (n, seen) =
+            store.with_transaction(|tx| commands::sweep_reports(self, tx, &seen, now))?;
+        fired += n;
+        if let Ok(mut s) = self.reports.lock() {
+            *s = seen;
+        }
         Ok(fired)
     }
 

@@ -656,6 +656,81 @@ impl Tx<'_> {
         )
     }
 
+    /// Whether every game of the tournament is finished (true for one with no games): one
+    /// index seek per unfinished status, whatever the number of games.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn tournament_is_over(&self, tournament: TournamentId) -> Result<bool> {
+        let unfinished: Vec<String> = GameStatus::ALL
+            .iter()
+            .filter(|s| **s != GameStatus::Finished)
+            .map(|s| format!("'{}'", s.as_str()))
+            .collect();
+        let sql = format!(
+            "SELECT NOT EXISTS (SELECT 1 FROM games WHERE tournament = ?1 AND status IN ({}))",
+            unfinished.join(", ")
+        );
+        self.conn()
+            .prepare_cached(&sql)
+            .and_then(|mut stmt| stmt.query_row([tournament], |row| row.get(0)))
+            .during(|| format!("see whether tournament {tournament} is over"))
+    }
+
+    /// The tournament's game with the lowest number, which stands for the tournament in the
+    /// ledger of fired notices (the weekly digest, the final report).
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn first_game(&self, tournament: TournamentId) -> Result<Option<GameId>> {
+        self.conn()
+            .prepare_cached("SELECT id FROM games WHERE tournament = ?1 ORDER BY number LIMIT 1")
+            .and_then(|mut stmt| stmt.query_row([tournament], |row| row.get(0)).optional())
+            .during(|| format!("find the first game of tournament {tournament}"))
+    }
+
+    /// The tournaments with a game added or changed at `since` or later, by id.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn tournaments_changed_since(&self, since: DateTime<Utc>) -> Result<Vec<TournamentId>> {
+        self.collect(
+            // The index on `updated`, not a walk of every game in tournament order (the
+            // planner's choice for DISTINCT without it).
+            "SELECT DISTINCT tournament FROM games INDEXED BY games_by_updated \
+             WHERE updated >= ?1 ORDER BY tournament",
+            [Moment(since)],
+            |row| row.get(0),
+            || format!("list the tournaments changed since {since}"),
+        )
+    }
+
+    /// The time zones of the tournaments, each once.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn tournament_zones(&self) -> Result<Vec<String>> {
+        self.collect(
+            "SELECT DISTINCT tz FROM tournaments ORDER BY tz",
+            [],
+            |row| row.get(0),
+            || "list the tournaments' zones".to_owned(),
+        )
+    }
+
+    /// The tournaments in a time zone, by id.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn tournaments_in_zone(&self, tz: &str) -> Result<Vec<TournamentId>> {
+        self.collect(
+            "SELECT id FROM tournaments WHERE tz = ?1 ORDER BY id",
+            [tz],
+            |row| row.get(0),
+            || format!("list the tournaments in {tz}"),
+        )
+    }
+
     /// The earliest deadline day of any game: the daemon sleeps until then.
     ///
     /// # Errors

@@ -161,4 +161,12 @@ CREATE INDEX breaks_by_player ON breaks(player, first_day);
     r#"
 ALTER TABLE letters_in ADD COLUMN auth TEXT CHECK (auth IS NULL OR json_valid(auth));
 "#,
+    // 4. A pass with nothing due costs the same at any number of games (issue 14): whether a
+    //    tournament is over is one index seek per unfinished status (`games_by_tournament_status`),
+    //    and the reports' sweep looks only at the tournaments whose games changed since its
+    //    last look (`games_by_updated`).
+    r#"
+CREATE INDEX games_by_tournament_status ON games(tournament, status);
+CREATE INDEX games_by_updated ON games(updated);
+"#,
 ];

@@ -341,6 +341,85 @@ fn games_due_include_deadlines_missed_while_the_daemon_was_down() {
 }
 
 #[test]
+fn the_sweep_s_cheap_questions_over_and_first_game_changed_since_and_waiting() {
+    let mut store = store();
+    let f = fixture(&mut store);
+    let tx = store.transaction().unwrap();
+    let second = tx
+        .add_game(
+            &NewGame {
+                tournament: f.tournament,
+                number: 2,
+                white: f.black,
+                black: f.white,
+                status: GameStatus::Finished,
+                state: "{}",
+                next_due: None,
+            },
+            at("2026-10-05T00:00:00Z"),
+        )
+        .unwrap();
+    assert_eq!(tx.first_game(f.tournament).unwrap(), Some(f.game));
+    assert!(
+        !tx.tournament_is_over(f.tournament).unwrap(),
+        "game 1 is under way"
+    );
+    for status in GameStatus::ALL {
+        tx.update_game_with(
+            f.game,
+            *status,
+            None,
+            &serde_json::json!({}),
+            None,
+            at("2026-10-06T00:00:00Z"),
+        )
+        .unwrap();
+        assert_eq!(
+            tx.tournament_is_over(f.tournament).unwrap(),
+            *status == GameStatus::Finished,
+            "{status}"
+        );
+    }
+    assert_eq!(
+        tx.tournaments_changed_since(at("2026-10-06T00:00:00Z"))
+            .unwrap(),
+        [f.tournament]
+    );
+    assert!(
+        tx.tournaments_changed_since(at("2026-10-06T00:00:01Z"))
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(tx.tournament_zones().unwrap(), ["Europe/Moscow"]);
+    assert_eq!(
+        tx.tournaments_in_zone("Europe/Moscow").unwrap(),
+        [f.tournament]
+    );
+    assert!(tx.tournaments_in_zone("Asia/Omsk").unwrap().is_empty());
+
+    assert_eq!(tx.outbox_waiting().unwrap(), 0);
+    let to = ["petrov@example.org".to_owned()];
+    let a = tx
+        .queue(
+            &outgoing("<a@x>", Some(second), &to),
+            at("2026-10-06T00:00:00Z"),
+        )
+        .unwrap();
+    tx.queue(
+        &outgoing("<b@x>", Some(second), &to),
+        at("2026-10-06T00:00:00Z"),
+    )
+    .unwrap();
+    assert_eq!(tx.outbox_waiting().unwrap(), 2);
+    tx.mark_sent(a, at("2026-10-06T00:01:00Z")).unwrap();
+    assert_eq!(tx.outbox_waiting().unwrap(), 1);
+    assert_eq!(
+        tx.outbox_waiting().unwrap(),
+        tx.mail_summary().unwrap().waiting
+    );
+}
+
+#[test]
 fn status_words_round_trip() {
     for status in GameStatus::ALL {
         assert_eq!(status.as_str().parse::<GameStatus>().unwrap(), *status);
