@@ -1022,3 +1022,6 @@ fn an_impossible_short_move_cites_both_clauses_once() {
     assert!(rej.text.contains("(п. 10.2.2, 10.2.10)"), "{}", rej.text);
     assert!(!rej.text.contains(") (п."), "{}", rej.text);
 }
+
+#[path = "tests_dates.rs"]
+mod dates;
