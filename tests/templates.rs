@@ -169,10 +169,17 @@ fn forward_carries_everything_10_2_3_asks_for() {
             "01.12.2026 / 02.12.2026 / 05.12.2026",
             "23/17",
             "Удачи!",
-            " 8 |   B   .",
             "26.01.2027",
             "11–20",
         ] {
+            assert!(body.contains(fact), "{lang:?} lacks {fact}: {body}");
+        }
+        // The diagram's letters are the letter's language's, with a legend.
+        let (king, legend) = match lang {
+            Lang::Ru => (" 8 |   Ч   .", "ч — чёрная шашка"),
+            Lang::En => (" 8 |   B   .", "b — Black man"),
+        };
+        for fact in [king, legend] {
             assert!(body.contains(fact), "{lang:?} lacks {fact}: {body}");
         }
     }
@@ -255,6 +262,8 @@ fn start_list_lists_every_game_with_colour_and_partner() {
                 },
             ],
             mailbox: "zaochka@tournament.test".into(),
+            example_white: "c3-d4".into(),
+            example_black: "f6-g5".into(),
             federation: "ФЗШ".into(),
         };
         let (_, body) = case("start_list", lang, "two_games", &ctx, false);

@@ -757,7 +757,7 @@ impl Office {
             if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
                 let ctx = out::Refused {
                     to_name: player.name.clone(),
-                    reason: words::break_refused(self.lang(), &e.to_string()),
+                    reason: words::break_refused(self.lang(), &words::break_error(self.lang(), &e)),
                     federation: self.config.federation.clone(),
                 };
                 let to = [(player.name.clone(), player.email.clone())];
@@ -1025,6 +1025,8 @@ impl Office {
                     end: fmt_date(t.end),
                     games,
                     mailbox: self.config.address.clone(),
+                    example_white: words::example_moves(variant).0.into(),
+                    example_black: words::example_moves(variant).1.into(),
                     federation: self.config.federation.clone(),
                 };
                 self.queue(
@@ -1275,7 +1277,21 @@ impl Office {
                                 text: problem_text(lang, p),
                             })
                             .collect(),
-                        partner_moves: join(partner_moves),
+                        // Only when the repetition was wrong or whose moves were meant is
+                        // unclear: a right repetition needs no "moves to repeat" line.
+                        partner_moves: if problems.iter().any(|p| {
+                            matches!(
+                                p.kind,
+                                game::ProblemKind::RepetitionMissing
+                                    | game::ProblemKind::RepetitionIncomplete
+                                    | game::ProblemKind::RepetitionWrong
+                                    | game::ProblemKind::UnlabelledMoves
+                            )
+                        }) {
+                            join(partner_moves)
+                        } else {
+                            String::new()
+                        },
                         penalty_days: *penalty_days,
                         penalty_clause: "10.2.11".into(),
                         play_stopped: matches!(
@@ -1304,7 +1320,7 @@ impl Office {
                     let ctx = out::Result {
                         game: header(&to_name),
                         result: score_text(&result.score),
-                        reason: words::ending(lang, &result.how),
+                        reason: words::ending(lang, &result.how, state.variant),
                         record: semi_short.clone().unwrap_or_else(|| record_text(record)),
                     };
                     self.queue(

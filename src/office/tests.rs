@@ -232,6 +232,20 @@ fn starting_a_tournament_pairs_the_players_and_sends_start_lists() {
     let a = one(&sent, "start_list", "a@p.test");
     assert_eq!(a.text.matches("- партия ").count(), 3, "{}", a.text);
     assert!(a.text.contains("zaochka@tournament.test"));
+    // The example letter fits the first game's colour: Black repeats White's move first.
+    for s in &sent {
+        let first = s.text.lines().find(|l| l.starts_with("- партия ")).unwrap();
+        if first.contains("чёрными") {
+            assert!(
+                s.text.contains("Ваш ход: 1. c3-d4\nМой ход: 1... f6-g5\n"),
+                "{}",
+                s.text
+            );
+        } else {
+            assert!(s.text.contains("\nМой ход: 1. c3-d4\n"), "{}", s.text);
+            assert!(!s.text.contains("Ваш ход:"), "{}", s.text);
+        }
+    }
     assert!(
         office
             .start_tournament(&mut store, "НЕТ-ТАКОГО", at("2026-11-26"))
@@ -1021,6 +1035,24 @@ fn an_impossible_short_move_cites_both_clauses_once() {
     let rej = one(&sent, "rejected", ALICE);
     assert!(rej.text.contains("(п. 10.2.2, 10.2.10)"), "{}", rej.text);
     assert!(!rej.text.contains(") (п."), "{}", rej.text);
+}
+
+#[test]
+fn a_right_repetition_with_an_impossible_move_asks_for_no_moves_to_repeat() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let (_, sent) = post.letter(
+        BOB,
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nВаш ход: 1. c3-d4\nМой ход: 1... a7-b6",
+    );
+    let rej = one(&sent, "rejected", BOB);
+    assert!(rej.text.contains("10.2.10"), "{}", rej.text);
+    assert!(!rej.text.contains("нужно повторить"), "{}", rej.text);
 }
 
 #[path = "tests_dates.rs"]

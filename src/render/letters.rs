@@ -169,6 +169,10 @@ pub struct StartList {
     pub games: Vec<StartGame>,
     /// The mailbox address to write to.
     pub mailbox: String,
+    /// A first move of White in the game's usual notation, for the example (`c3-d4`, `32-28`).
+    pub example_white: String,
+    /// Black's answer to it, for the example of a letter from Black (`f6-g5`, `19-23`).
+    pub example_black: String,
     /// The federation's name.
     pub federation: String,
 }
@@ -328,7 +332,7 @@ pub fn compose(
     mut envelope: Envelope,
     attachments: Vec<(String, String, Vec<u8>)>,
 ) -> std::result::Result<(String, Vec<u8>), RenderError> {
-    let diagram = board.map(Board::to_text).unwrap_or_default();
+    let diagram = board.map(|b| b.to_text(lang)).unwrap_or_default();
     let rendered = templates.render(lang, name, ctx, &diagram)?;
     envelope.subject = rendered.subject.clone();
     let content = Content {
