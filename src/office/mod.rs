@@ -1003,12 +1003,14 @@ impl Office {
                     partner: b.name.clone(),
                     partner_email: b.email.clone(),
                     is_white: true,
+                    last_day: last_day_of(&state, &settings, Side::White, today),
                 });
                 games_of[bi].push(out::StartGame {
                     game_no: pairing.game,
                     partner: w.name.clone(),
                     partner_email: w.email.clone(),
                     is_white: false,
+                    last_day: None,
                 });
             }
             for (p, games) in players.iter().zip(games_of) {
@@ -1163,6 +1165,12 @@ impl Office {
                             days_waiting: (self.today(now, Some(t)) - forward.sent_on)
                                 .num_days()
                                 .max(0) as u32,
+                            last_day: last_day_of(
+                                state,
+                                &self.settings(t),
+                                receiver,
+                                self.today(now, Some(t)),
+                            ),
                         };
                         self.queue(
                             tx,
@@ -1190,6 +1198,12 @@ impl Office {
                                     words::quoted_words(lang, &letter::own_text(&p.text))
                                 })
                                 .unwrap_or_default(),
+                            last_day: last_day_of(
+                                state,
+                                &self.settings(t),
+                                receiver,
+                                self.today(now, Some(t)),
+                            ),
                         };
                         self.queue(
                             tx,
@@ -1408,6 +1422,7 @@ impl Office {
                         first_sent: fmt_date(*sent_on),
                         days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0)
                             as u32,
+                        last_day: None,
                     };
                     self.queue(
                         tx,
@@ -1712,6 +1727,27 @@ fn chart_labels(lang: Lang) -> crate::clock::ChartLabels {
 }
 
 /// Dates in letters: `05.12.2026`, as players write them.
+/// The last day `side`'s answer is in time, as a letter handing `side` the move names it:
+/// [`crate::clock::Ledger::last_day`], the same rule the deadline sweep declares an overstep
+/// by. `None` when `side` is not to move or play is suspended.
+pub fn last_day_of(
+    state: &GameState,
+    settings: &ClockSettings,
+    side: Side,
+    today: NaiveDate,
+) -> Option<out::LastDay> {
+    if state.result.is_some() {
+        return None;
+    }
+    let l = state.ledger(settings).last_day(side, today)?;
+    Some(out::LastDay {
+        date: fmt_date(l.date),
+        days_left: l.days_left,
+        moves: format!("{}\u{2013}{}", l.moves.start(), l.moves.end()),
+        is_end_of_play: l.is_end_of_play,
+    })
+}
+
 pub fn fmt_date(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }

@@ -942,3 +942,6 @@ fn names_with_bidi_controls_reach_partners_without_them() {
     assert_eq!(state.players.white.name, "ИвановнаВИ");
     assert_eq!(state.players.black.name, "Петров Пётр");
 }
+
+#[path = "tests_dates.rs"]
+mod dates;
