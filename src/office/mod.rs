@@ -337,9 +337,11 @@ impl Office {
             let problems: Vec<String> = letter
                 .problems
                 .iter()
-                .map(|pr| match pr.clause() {
-                    Some(c) => format!("{pr} ({c})"),
-                    None => pr.to_string(),
+                .map(|pr| match (self.lang(), pr.clause()) {
+                    (Lang::Ru, Some(c)) => format!("{} (п. {c})", pr.text_ru()),
+                    (Lang::Ru, None) => pr.text_ru(),
+                    (Lang::En, Some(c)) => format!("{pr} ({c})"),
+                    (Lang::En, None) => pr.to_string(),
                 })
                 .collect();
             let reason = words::nothing_read(self.lang(), &problems);
@@ -1112,8 +1114,12 @@ impl Office {
         // Remarks that ride along with the forwarded move and the receipt.
         let mut notes: Vec<String> = Vec::new();
         for n in notices {
+            // Both players get a Substituted notice; the remark is said once in each letter.
             if let NoticeKind::Substituted { written, played } = &n.kind {
-                notes.push(words::substituted(lang, written, &played.to_string()));
+                let note = words::substituted(lang, written, &played.to_string());
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
             }
         }
         for n in notices {
@@ -1139,7 +1145,7 @@ impl Office {
                 } => {
                     let receiver = forward.from.other();
                     let mut these_notes = notes.clone();
-                    these_notes.extend(problems.iter().map(|p| problem_text(lang, p)));
+                    these_notes.extend(problems.iter().map(|p| problem_note(lang, p)));
                     let dates = dates_of(forward);
                     let accepted: Vec<String> = forward
                         .moves
@@ -1226,7 +1232,7 @@ impl Office {
                     penalty_days: _,
                 } => {
                     let mut these_notes = notes.clone();
-                    these_notes.extend(problems.iter().map(|p| problem_text(lang, p)));
+                    these_notes.extend(problems.iter().map(|p| problem_note(lang, p)));
                     if !continued.is_empty() {
                         these_notes.push(words::continued(lang, &join(continued)));
                     }
@@ -1709,6 +1715,16 @@ fn dates_of(f: &game::Forward) -> out::Dates {
         answered: f.dates.answered.map(fmt_date).unwrap_or_default(),
         time_white: f.times.white,
         time_black: f.times.black,
+    }
+}
+
+/// A problem as a remark in a receipt or a forward: the text with its clause.
+fn problem_note(lang: Lang, p: &game::Problem) -> String {
+    let text = problem_text(lang, p);
+    match (lang, p.clause.is_empty()) {
+        (_, true) => text,
+        (Lang::Ru, false) => format!("{text} (п. {})", p.clause),
+        (Lang::En, false) => format!("{text} ({})", p.clause),
     }
 }
 

@@ -943,5 +943,85 @@ fn names_with_bidi_controls_reach_partners_without_them() {
     assert_eq!(state.players.black.name, "Петров Пётр");
 }
 
+/// Latin words in a Russian text, leaving out notation, addresses and the cipher.
+fn latin_words(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '«' | '»' | '"'))
+        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '<' | '>')))
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !w.contains('@'))
+        .filter(|w| {
+            // c3-d4, c3:e5, 1.c3-d4
+            !w.split(['-', ':', '.']).filter(|p| !p.is_empty()).all(|p| {
+                p.chars().all(|c| c.is_ascii_digit())
+                    || p.len() == 2 && p.as_bytes()[1].is_ascii_digit()
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_bare_move_line_is_played_as_the_senders_own_move() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nХод: 1. c3-d4",
+    );
+    let fw = one(&sent, "forward", BOB);
+    assert!(fw.text.contains("Ход партнёра: 1. c3-d4"), "{}", fw.text);
+    one(&sent, "receipt", ALICE);
+}
+
+#[test]
+fn a_bare_move_line_out_of_turn_is_explained_in_russian() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nХод: 1... f6-g5",
+    );
+    let rej = one(&sent, "rejected", ALICE);
+    assert!(rej.text.contains("«Мой ход:»"), "{}", rej.text);
+    assert!(rej.text.contains("(п. 10.2.3)"), "{}", rej.text);
+    assert!(!rej.text.contains("Штраф"), "{}", rej.text);
+    assert_eq!(latin_words(&rej.text), Vec::<String>::new(), "{}", rej.text);
+}
+
+#[test]
+fn moves_without_any_keyword_are_refused_in_russian() {
+    let mut post = two();
+    let (_, sent) = post.letter(ALICE, "2026-12-01", "Шифр: ЗШ-2026-1\nПартия 1\n1. c3-d4");
+    let refusal = sent
+        .iter()
+        .find(|s| s.to.iter().any(|t| t == ALICE))
+        .expect("an answer");
+    assert!(refusal.text.contains("«Мой ход:»"), "{}", refusal.text);
+    assert_eq!(
+        latin_words(&refusal.text),
+        Vec::<String>::new(),
+        "{}",
+        refusal.text
+    );
+}
+
+#[test]
+fn an_impossible_short_move_cites_both_clauses_once() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. cd4",
+    );
+    let rej = one(&sent, "rejected", ALICE);
+    assert!(rej.text.contains("(п. 10.2.2, 10.2.10)"), "{}", rej.text);
+    assert!(!rej.text.contains(") (п."), "{}", rej.text);
+}
+
 #[path = "tests_dates.rs"]
 mod dates;

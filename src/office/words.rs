@@ -66,8 +66,8 @@ pub fn nothing_read(lang: Lang, problems: &[String]) -> String {
     match (lang, problems.is_empty()) {
         (Lang::Ru, true) => "в письме не найдено ни хода, ни других сведений по партии. Ход пишется после слов «Мой ход:», повторение хода партнёра — после «Ваш ход:» (п. 10.2.3).".into(),
         (Lang::En, true) => "no move or other business was found in the letter. Write your move after \"My move:\" and your partner's move after \"Your move:\" (10.2.3).".into(),
-        (Lang::Ru, false) => format!("в письме не удалось прочитать: {list}. Пожалуйста, пришлите исправленное письмо."),
-        (Lang::En, false) => format!("parts of the letter could not be read: {list}. Please send a corrected letter."),
+        (Lang::Ru, false) => format!("{list}. Пожалуйста, пришлите исправленное письмо."),
+        (Lang::En, false) => format!("{list}. Please send a corrected letter."),
     }
 }
 
