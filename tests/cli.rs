@@ -302,6 +302,7 @@ fn a_bad_command_line_is_refused_with_exit_1_and_help_succeeds() {
         "table",
         "export",
         "demo",
+        "backup",
     ] {
         assert!(help.contains(command), "{command} missing from:\n{help}");
     }
