@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod admin;
+pub mod archive;
 pub mod demo;
 pub mod engine;
 pub mod letter;
@@ -151,6 +152,12 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// An online copy of the database (SQLite's backup API), safe while the daemon runs,
+    /// checked (integrity_check) before it is kept; FILE must not exist.
+    Backup {
+        /// The new file the copy goes to.
+        file: std::path::PathBuf,
     },
     /// Exports: game records.
     Export {
@@ -434,6 +441,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Export { command } => match command {
             ExportCommand::Pdn { cipher, number } => show::pdn(&ctx, &cipher, number),
         },
+        Command::Backup { file } => archive::backup(&ctx, &file),
         Command::Demo { dir } => ops::demo(&ctx, dir.as_deref()),
         Command::Rules { command } => match command {
             RulesCommand::Moves { game, fen } => rules::moves(&game, fen.as_deref()),

@@ -430,7 +430,7 @@ fn a_whole_adjudication_analyses_package_decision_and_protests_10_5() {
     let sent = w.sent();
     assert!(
         sent.iter()
-            .any(|(k, to, t)| k == "note" && to == &[WHITE] && t.contains("анализ"))
+            .any(|(k, to, t)| k == "note" && to == &[WHITE] && t.to_lowercase().contains("анализ"))
     );
     assert!(sent.iter().all(|(k, _, _)| k != "adjudication_package"));
     // Black is late: the package goes at the deadline with white's analysis alone (10.5.5).

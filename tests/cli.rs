@@ -302,6 +302,7 @@ fn a_bad_command_line_is_refused_with_exit_1_and_help_succeeds() {
         "table",
         "export",
         "demo",
+        "backup",
     ] {
         assert!(help.contains(command), "{command} missing from:\n{help}");
     }
@@ -652,8 +653,8 @@ fn game_show_text_has_the_diagram_record_clocks_and_whose_move() {
     assert!(out.contains("7 дней из 50"), "{out}");
     assert!(out.contains("12 дней из 50"), "{out}");
     // The diagram: rank 4 has the white man on d4 and b2 is empty after 2.b2-c3.
-    assert!(out.contains(" 4 |   .   w   .   . |"), "{out}");
-    assert!(out.contains(" 2 |   .   w   w   w |"), "{out}");
+    assert!(out.contains(" 4 |   .   б   .   . |"), "{out}");
+    assert!(out.contains(" 2 |   .   б   б   б |"), "{out}");
     assert!(out.contains("Время на 20.12.2026"), "{out}");
 }
 

@@ -8,6 +8,7 @@ mod faults;
 mod fuzz;
 mod letters;
 mod mail;
+mod office;
 mod rules;
 mod scripts;
 mod store;

@@ -148,6 +148,12 @@ fn forward_carries_everything_10_2_3_asks_for() {
             draw_offer: true,
             notes: vec!["13... renumbered (10.2.14)".into()],
             sender_words: "Удачи!".into(),
+            last_day: Some(LastDay {
+                date: "26.01.2027".into(),
+                days_left: 31,
+                moves: "11\u{2013}20".into(),
+                is_end_of_play: false,
+            }),
         };
         let (subject, body) = case("forward", lang, "full", &ctx, true);
         assert!(
@@ -163,8 +169,17 @@ fn forward_carries_everything_10_2_3_asks_for() {
             "01.12.2026 / 02.12.2026 / 05.12.2026",
             "23/17",
             "Удачи!",
-            " 8 |   B   .",
+            "26.01.2027",
+            "11–20",
         ] {
+            assert!(body.contains(fact), "{lang:?} lacks {fact}: {body}");
+        }
+        // The diagram's letters are the letter's language's, with a legend.
+        let (king, legend) = match lang {
+            Lang::Ru => (" 8 |   Ч   .", "ч — чёрная шашка"),
+            Lang::En => (" 8 |   B   .", "b — Black man"),
+        };
+        for fact in [king, legend] {
             assert!(body.contains(fact), "{lang:?} lacks {fact}: {body}");
         }
     }
@@ -231,15 +246,24 @@ fn start_list_lists_every_game_with_colour_and_partner() {
                     partner: "Иванов Иван".into(),
                     partner_email: "alice@players.test".into(),
                     is_white: true,
+                    last_day: Some(LastDay {
+                        date: "20.01.2027".into(),
+                        days_left: 50,
+                        moves: "1\u{2013}10".into(),
+                        is_end_of_play: false,
+                    }),
                 },
                 StartGame {
                     game_no: 4,
                     partner: "Сидоров Сидор".into(),
                     partner_email: "sid@players.test".into(),
                     is_white: false,
+                    last_day: None,
                 },
             ],
             mailbox: "zaochka@tournament.test".into(),
+            example_white: "c3-d4".into(),
+            example_black: "f6-g5".into(),
             federation: "ФЗШ".into(),
         };
         let (_, body) = case("start_list", lang, "two_games", &ctx, false);
@@ -283,12 +307,22 @@ fn clock_letters_name_their_clause_and_days() {
         dates: dates(),
         first_sent: "05.12.2026".into(),
         days_waiting: 40,
+        last_day: Some(LastDay {
+            date: "30.11.2027".into(),
+            days_left: 1,
+            moves: "11\u{2013}20".into(),
+            is_end_of_play: true,
+        }),
     };
     let (subject, body) = case("repeat", Lang::Ru, "forty_days", &rep, true);
     assert!(subject.contains("ПОВТОР"), "{subject}");
     assert!(
         body.contains("40 дней (п. 10.3.4)")
             && body.contains("01.12.2026 / 02.12.2026 / 05.12.2026"),
+        "{body}"
+    );
+    assert!(
+        body.contains("Ответить не позднее 30.11.2027, последнего дня игры (п. 10.3.2); осталось 1 день на ходы 11–20."),
         "{body}"
     );
     let (_, body) = case("repeat_sender", Lang::Ru, "forty_days", &rep, false);

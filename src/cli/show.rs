@@ -438,7 +438,10 @@ pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResul
             }
         }
         out.push('\n');
-        out.push_str(&Board::from(record.position()).to_text());
+        out.push_str(&Board::from(record.position()).to_text(match lang {
+            Language::En => crate::render::Lang::En,
+            _ => crate::render::Lang::Ru,
+        }));
         let _ = writeln!(out, "FEN: {fen}");
         out.push('\n');
         let _ = writeln!(

@@ -78,12 +78,55 @@ enum PlyError {
     NotPartners { written: String },
 }
 
-fn problem(clause: &str, kind: ProblemKind, text: impl Into<String>) -> Problem {
+/// A problem in both languages (the clause is not part of either text: letters cite it
+/// beside the text).
+fn problem(
+    clause: &str,
+    kind: ProblemKind,
+    text: impl Into<String>,
+    text_ru: impl Into<String>,
+) -> Problem {
     Problem {
         clause: clause.to_string(),
         kind,
         text: text.into(),
-        text_ru: None,
+        text_ru: Some(text_ru.into()),
+    }
+}
+
+/// `"на поле c3 нет шашки (п. 10.2.10)"` → the text and `10.2.10`; `"… (10.2.2)"` too.
+fn split_clause(reason: &str) -> (String, Option<String>) {
+    let Some(open) = reason.rfind(" (") else {
+        return (reason.to_string(), None);
+    };
+    let inner = reason[open + 2..].trim_end_matches(')');
+    let number = inner.strip_prefix("п. ").unwrap_or(inner);
+    if reason.ends_with(')')
+        && !number.is_empty()
+        && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+    {
+        (reason[..open].to_string(), Some(number.to_string()))
+    } else {
+        (reason.to_string(), None)
+    }
+}
+
+/// Two clauses as one citation, in the rules' order: `10.2.2, 10.2.10`.
+fn clauses(first: &str, second: Option<&str>) -> String {
+    match second {
+        Some(c) if c != first => {
+            let key = |c: &str| {
+                c.split('.')
+                    .map(|n| n.parse::<u32>().unwrap_or(0))
+                    .collect::<Vec<_>>()
+            };
+            if key(c) < key(first) {
+                format!("{c}, {first}")
+            } else {
+                format!("{first}, {c}")
+            }
+        }
+        _ => first.to_string(),
     }
 }
 
@@ -158,7 +201,8 @@ impl Judge<'_> {
             early_problems.push(problem(
                 "10.2.3",
                 ProblemKind::NoDrawOffered,
-                "no draw offer of the partner is pending",
+                "your partner has not offered a draw, so there is nothing to accept",
+                "партнёр не предлагал ничью, поэтому принять её нельзя",
             ));
         }
         if matches!(self.st.status, Status::Suspended { .. }) {
@@ -182,9 +226,76 @@ impl Judge<'_> {
             return self.without_moves(early_problems);
         }
         if self.st.side_to_move() != self.me {
+            if self.sub.moves_unlabelled {
+                return self.unlabelled(false);
+            }
             return self.out_of_turn();
         }
         self.play_turn(early_problems)
+    }
+
+    /// Moves after a bare `Ход:` that are the sender's own only if, past any repetition of
+    /// the partner's moves and moves already played, the first one is a legal move of his.
+    fn is_unlabelled_own(&self, positions: &[Pos], since: usize) -> bool {
+        let moves = &self.sub.moves;
+        let needed = self.st.moves.len() - since;
+        let from = if needed > 0
+            && moves.len() >= needed
+            && self.matches_history(positions, since, &moves[..needed])
+        {
+            needed
+        } else {
+            0
+        };
+        let from = self.history_prefix(positions, from);
+        let pos = positions
+            .last()
+            .cloned()
+            .unwrap_or_else(|| self.st.position());
+        moves
+            .get(from)
+            .is_none_or(|w| matches!(pos.resolve(&w.text), Resolved::Legal(_)))
+    }
+
+    /// A bare `Ход:` that may not mean the sender's own move: nothing is played, no penalty;
+    /// the sender is told what to write (10.2.3).
+    fn unlabelled(&mut self, is_my_turn: bool) -> Decision {
+        let line = self
+            .sub
+            .moves
+            .iter()
+            .map(written_number)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (turn_en, turn_ru) = if is_my_turn {
+            (
+                "it is not a possible move of yours now",
+                "своим ходом из этой позиции он быть не может",
+            )
+        } else {
+            (
+                "it is your partner's turn now",
+                "сейчас очередь хода за партнёром",
+            )
+        };
+        let p = problem(
+            "10.2.3",
+            ProblemKind::UnlabelledMoves,
+            format!(
+                "the line 'Move: {line}' is not read, since it does not say whose move it is, and {turn_en}. Write your own move after 'My move:' and your partner's move, repeated, after 'Your move:'"
+            ),
+            format!(
+                "строка «Ход: {line}» не прочитана: из неё не ясно, чей это ход, а {turn_ru}. Свой ход пишите после слов «Мой ход:», а повторение хода партнёра — после слов «Ваш ход:»"
+            ),
+        );
+        let partner_moves = self.st.new_moves_for(self.me);
+        self.tell_me(NoticeKind::Refused {
+            reason: Reason::NoMove,
+            problems: vec![p],
+            partner_moves,
+            penalty_days: 0,
+        });
+        Decision::Rejected(Reason::NoMove)
     }
 
     /// A letter with no move at all: a draw offer is passed on, other business (a break, a
@@ -264,6 +375,9 @@ impl Judge<'_> {
             let last = self.st.answers.iter().rev().find(|a| a.by == me);
             return self.out_of_turn_since(last.map_or(0, |a| a.plies.start));
         }
+        if self.sub.moves_unlabelled && !self.is_unlabelled_own(&positions, since) {
+            return self.unlabelled(true);
+        }
 
         // 10.3.5: a letter that comes after the limit ran out is not played; the game is
         // suspended for the arbiter (10.3.6), whatever else the letter says.
@@ -287,7 +401,21 @@ impl Judge<'_> {
                     .map(ToString::to_string)
                     .collect::<Vec<_>>()
                     .join(" ");
-                problems.push(problem("10.2.9", kind, text));
+                let (en, ru) = match kind {
+                    ProblemKind::RepetitionIncomplete => (
+                        format!("your partner's moves are repeated only in part; they are: {text}"),
+                        format!("ходы партнёра повторены не полностью; нужно повторить: {text}"),
+                    ),
+                    ProblemKind::RepetitionWrong => (
+                        format!("your partner's moves are repeated wrongly; they are: {text}"),
+                        format!("ходы партнёра повторены неверно; его ходы: {text}"),
+                    ),
+                    _ => (
+                        format!("your partner's moves are not repeated; they are: {text}"),
+                        format!("ходы партнёра не повторены; нужно повторить: {text}"),
+                    ),
+                };
+                problems.push(problem("10.2.9", kind, en, ru));
                 // Every error of the letter is said at once (one penalty, 10.2.11).
                 let own_from = self.history_prefix(&positions, 0);
                 let mut pos = positions
@@ -328,11 +456,29 @@ impl Judge<'_> {
             // After a 10.2.10 substitution, or after the move that ended the game.
             let is_substituted = plies.iter().any(|p| p.substituted_for.is_some());
             let clause = if is_substituted { "10.2.10" } else { "" };
-            problems.push(problem(
-                clause,
-                ProblemKind::MovesIgnored,
-                format!("{ignored} move(s) written after it"),
-            ));
+            let (en, ru) = if is_substituted {
+                (
+                    format!(
+                        "{} written after the replaced move not played",
+                        crate::render::words::count(
+                            crate::render::Lang::En,
+                            ignored as i64,
+                            crate::render::words::Noun::Move
+                        )
+                    ),
+                    format!("после заменённого хода записано ходов: {ignored}; они не сделаны"),
+                )
+            } else {
+                (
+                    format!(
+                        "the game ended with this move; moves written after it are not played: {ignored}"
+                    ),
+                    format!(
+                        "этим ходом партия окончена; записанные после него ходы не сделаны: {ignored}"
+                    ),
+                )
+            };
+            problems.push(problem(clause, ProblemKind::MovesIgnored, en, ru));
         }
 
         let received = self.st.received_by(me);
@@ -698,7 +844,14 @@ impl Judge<'_> {
                 wrong.push(problem(
                     "10.2.14",
                     ProblemKind::Numbering,
-                    format!("{} → {right}", written_number(w)),
+                    format!(
+                        "the move {} is numbered wrongly; counted as {right}",
+                        written_number(w)
+                    ),
+                    format!(
+                        "ход «{}» записан под неверным номером; засчитан как {right}",
+                        written_number(w)
+                    ),
                 ));
             }
         };
@@ -742,18 +895,29 @@ impl Judge<'_> {
                 self.st.dates_warned[me] = false;
                 return (actual, 0);
             }
-            let what = check
-                .missing
-                .iter()
-                .map(|f| match f {
-                    ClaimField::PartnerSent => "first date",
-                    ClaimField::Received => "second date",
-                    ClaimField::Answered => "third date",
-                    ClaimField::Time => "time",
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            problems.push(problem("10.3.3", ProblemKind::DatesMissing, what));
+            let names = |ru: bool| {
+                check
+                    .missing
+                    .iter()
+                    .map(|f| match (f, ru) {
+                        (ClaimField::PartnerSent, false) => "the first date",
+                        (ClaimField::Received, false) => "the second date",
+                        (ClaimField::Answered, false) => "the third date",
+                        (ClaimField::Time, false) => "the time used",
+                        (ClaimField::PartnerSent, true) => "первая дата",
+                        (ClaimField::Received, true) => "вторая дата",
+                        (ClaimField::Answered, true) => "третья дата",
+                        (ClaimField::Time, true) => "затраченное время",
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            problems.push(problem(
+                "10.3.3",
+                ProblemKind::DatesMissing,
+                format!("missing: {}", names(false)),
+                format!("не указаны: {}", names(true)),
+            ));
             if check
                 .penalty_due(self.settings, self.st.dates_warned[me])
                 .is_some()
@@ -769,15 +933,44 @@ impl Judge<'_> {
         // Default mode: zaochka's clock counts; a difference gets a polite correction.
         for diff in &check.differences {
             let fmt = |d: NaiveDate| d.format("%d.%m.%Y").to_string();
-            let text = match diff {
+            let (en, ru) = match diff {
                 Difference::Date {
                     field,
                     claimed,
                     actual,
-                } => format!("{field:?}: {} → {}", fmt(*claimed), fmt(*actual)),
-                Difference::Time { claimed, actual } => format!("time: {claimed} → {actual}"),
+                } => {
+                    let (en, ru) = match field {
+                        ClaimField::PartnerSent => (
+                            "the date your partner sent his move",
+                            "дата отправки хода партнёром",
+                        ),
+                        ClaimField::Received => ("the date you received it", "дата получения хода"),
+                        ClaimField::Answered => ("the date of your answer", "дата вашего ответа"),
+                        ClaimField::Time => ("the time used", "затраченное время"),
+                    };
+                    (
+                        format!(
+                            "{en}: you wrote {}, the tournament mailbox's clock says {}",
+                            fmt(*claimed),
+                            fmt(*actual)
+                        ),
+                        format!(
+                            "{ru}: у вас {}, по часам турнирного почтамта {}",
+                            fmt(*claimed),
+                            fmt(*actual)
+                        ),
+                    )
+                }
+                Difference::Time { claimed, actual } => (
+                    format!(
+                        "the time used: you wrote {claimed}, the tournament mailbox's clock says {actual}"
+                    ),
+                    format!(
+                        "затраченное время: у вас {claimed}, по часам турнирного почтамта {actual}"
+                    ),
+                ),
             };
-            problems.push(problem("10.3.9", ProblemKind::DatesDiffer, text));
+            problems.push(problem("10.3.9", ProblemKind::DatesDiffer, en, ru));
         }
         (actual, 0)
     }
@@ -810,11 +1003,35 @@ impl Judge<'_> {
                     Resolved::Impossible { .. } => None,
                 };
                 let Some(mv) = mv else {
-                    problems.push(problem(
-                        "10.2.12",
-                        ProblemKind::VariantCut,
-                        format!("{}: {}", wv.label.clone().unwrap_or_default(), w.shown()),
-                    ));
+                    let is_short = matches!(w.text, Err(crate::rules::ParseMoveError::Short(_)));
+                    let name = wv
+                        .label
+                        .clone()
+                        .map(|l| format!(" {l}"))
+                        .unwrap_or_default();
+                    let shown = w.shown();
+                    let (clause, en, ru) = if is_short {
+                        (
+                            "10.2.2, 10.2.12",
+                            format!(
+                                "variant{name} is taken only up to the move '{shown}': it is written in short notation, which counts as impossible"
+                            ),
+                            format!(
+                                "вариант{name} принят только до хода «{shown}»: он записан сокращённо, а такой ход считается невозможным"
+                            ),
+                        )
+                    } else {
+                        (
+                            "10.2.12",
+                            format!(
+                                "variant{name} is taken only up to the move '{shown}', which is impossible"
+                            ),
+                            format!(
+                                "вариант{name} принят только до хода «{shown}»: этот ход невозможен"
+                            ),
+                        )
+                    };
+                    problems.push(problem(clause, ProblemKind::VariantCut, en, ru));
                     break;
                 };
                 let ply = from_ply + moves.len();
@@ -990,9 +1207,16 @@ fn ply_problem(e: PlyError) -> Problem {
             "это не ход из варианта партнёра и не вынужденный ход (п. 10.2.13)".to_string(),
         ),
     };
-    let mut p = problem(clause, kind, format!("{text}: {reason}"));
-    p.text_ru = Some(format!("{text}: {reason_ru}"));
-    p
+    // The reason may name its own clause ("… (п. 10.2.2)"): cite it once, with the
+    // problem's, rather than twice in a row.
+    let (reason, inner) = split_clause(&reason);
+    let (reason_ru, _) = split_clause(&reason_ru);
+    problem(
+        &clauses(clause, inner.as_deref()),
+        kind,
+        format!("{text}: {reason}"),
+        format!("«{text}»: {reason_ru}"),
+    )
 }
 
 fn written_number(w: &Written) -> String {

@@ -295,6 +295,9 @@ pub enum ProblemKind {
     MovesIgnored,
     /// A draw accepted that nobody offered.
     NoDrawOffered,
+    /// Moves after a bare `Ход:` that cannot be the sender's own (not his turn, or not a
+    /// legal move of his side): whose they are is unknown (10.2.3).
+    UnlabelledMoves,
 }
 
 /// Who a notice goes to.

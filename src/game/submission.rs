@@ -55,6 +55,9 @@ pub struct Submission {
     pub repeated: Vec<Written>,
     /// The sender's moves: any accepted variant part, the partner's forced moves and their own.
     pub moves: Vec<Written>,
+    /// The moves came after a bare `Ход:` (neither `Ваш` nor `Мой`): they are the sender's
+    /// own only where nothing else can be meant (his turn, a legal move of his side).
+    pub moves_unlabelled: bool,
     /// Proposed variants.
     pub variants: Vec<WrittenVariant>,
     /// The three dates as written (10.3.1), in order; fewer if fewer were written.
@@ -95,6 +98,7 @@ impl From<&Letter> for Submission {
             game: l.game,
             repeated: l.repeated.iter().map(written).collect(),
             moves: l.moves.iter().map(written).collect(),
+            moves_unlabelled: l.moves_unlabelled,
             variants: l
                 .variants
                 .iter()

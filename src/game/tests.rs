@@ -435,7 +435,15 @@ fn clause_10_2_11_six_penalty_days_once_per_letter_however_many_errors() {
 fn clause_10_2_2_short_notation_is_an_impossible_move() {
     let v = send(&russian(), Side::White, "01.12.2026", &letter("", "1. cd4"));
     assert_eq!(v.decision, Decision::Rejected(Reason::Impossible));
-    assert!(refused(&v).0[0].text.contains("10.2.2"));
+    // Both clauses cited once, not "(п. 10.2.2) (п. 10.2.10)".
+    let p = &refused(&v).0[0];
+    assert_eq!(p.clause, "10.2.2, 10.2.10");
+    let ru = p.text_ru.as_deref().expect("Russian text");
+    assert!(
+        !ru.contains("п. 10") && !p.text.contains("10.2"),
+        "{ru} / {}",
+        p.text
+    );
 }
 
 #[test]
@@ -1878,4 +1886,118 @@ fn clause_10_3_1_right_dates_and_time_need_no_correction() {
         "{:#?}",
         v.notices
     );
+}
+
+fn unlabelled(moves: &str) -> Submission {
+    Submission {
+        moves: written(moves),
+        moves_unlabelled: true,
+        ..Submission::default()
+    }
+}
+
+#[test]
+fn a_bare_move_line_is_the_senders_own_move_when_it_can_mean_nothing_else() {
+    let v = send(
+        &russian(),
+        Side::White,
+        "01.12.2026",
+        &unlabelled("1. c3-d4"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state), ["c3-d4"]);
+    // Black writes the whole move pair after a bare «Ход:»: white's move, then his own.
+    let v = send(
+        &v.state,
+        Side::Black,
+        "02.12.2026",
+        &unlabelled("1. c3-d4 f6-g5"),
+    );
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(texts(&v.state), ["c3-d4", "f6-g5"]);
+}
+
+#[test]
+fn a_bare_move_line_that_may_be_the_partners_is_explained_in_russian_without_penalty() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    // White again, out of turn: whose move is meant is unknown.
+    let v = send(&st, Side::White, "02.12.2026", &unlabelled("1... f6-g5"));
+    assert_eq!(v.decision, Decision::Rejected(Reason::NoMove));
+    let (problems, penalty, _) = refused(&v);
+    assert_eq!(penalty, 0);
+    assert_eq!(problems[0].kind, ProblemKind::UnlabelledMoves);
+    assert_eq!(problems[0].clause, "10.2.3");
+    let ru = problems[0].text_ru.as_deref().unwrap();
+    assert!(
+        ru.contains("«Мой ход:»") && ru.contains("«Ваш ход:»"),
+        "{ru}"
+    );
+    // Black, in turn, but the move is not a move of black's: not played, no penalty.
+    let v = send(&st, Side::Black, "02.12.2026", &unlabelled("2. g3-h4"));
+    assert_eq!(v.decision, Decision::Rejected(Reason::NoMove));
+    assert!(v.state.penalties.is_empty());
+    assert_eq!(refused(&v).0[0].kind, ProblemKind::UnlabelledMoves);
+    assert_eq!(v.state.moves.len(), 1);
+}
+
+#[test]
+fn a_variant_cut_by_short_notation_cites_10_2_2_and_10_2_12() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let sub = with_variant(letter("1. c3-d4", "1... f6-g5"), "А", "2. g3-h4 ba5");
+    let v = send(&st, Side::Black, "02.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted);
+    let problems = v
+        .notices
+        .iter()
+        .find_map(|n| match &n.kind {
+            NoticeKind::Receipt { problems, .. } => Some(problems),
+            _ => None,
+        })
+        .expect("receipt");
+    assert_eq!(problems[0].clause, "10.2.2, 10.2.12");
+    assert!(
+        problems[0]
+            .text_ru
+            .as_deref()
+            .unwrap()
+            .contains("сокращённо")
+    );
+}
+
+#[test]
+fn every_problem_of_the_judge_has_a_russian_text() {
+    let st = play(
+        russian(),
+        &[(Side::White, "01.12.2026", letter("", "1. c3-d4"))],
+    );
+    let cases = [
+        letter("1. c3-b4", "1... f6-d4"),
+        letter("", "1... f6-g5"),
+        letter("1. c3-d4", "3... f6-g5"),
+        with_variant(letter("1. c3-d4", "1... f6-g5"), "Б", "2. g3-h4 b6-b5"),
+    ];
+    let mut seen = 0;
+    for sub in &cases {
+        let v = send(&st, Side::Black, "03.12.2026", sub);
+        for n in &v.notices {
+            if let NoticeKind::Refused { problems, .. }
+            | NoticeKind::Receipt { problems, .. }
+            | NoticeKind::ForwardMove { problems, .. } = &n.kind
+            {
+                for p in problems {
+                    seen += 1;
+                    let ru = p.text_ru.as_deref().unwrap_or_else(|| panic!("{p:?}"));
+                    assert!(ru.chars().any(|c| ('а'..='я').contains(&c)), "{p:?}");
+                    assert!(!ru.contains("(п."), "the clause is cited beside: {ru}");
+                }
+            }
+        }
+    }
+    assert!(seen >= 5, "{seen}");
 }

@@ -29,6 +29,7 @@ enum Kw {
     Game,
     Repeated,
     Own,
+    Bare,
     If,
     On,
     Dates,
@@ -41,7 +42,7 @@ enum Kw {
 }
 
 /// Group names of [`KEYWORDS`], in the order of the alternation.
-const GROUPS: [(&str, Kw); 20] = [
+const GROUPS: [(&str, Kw); 21] = [
     ("decline", Kw::Decline),
     ("accept", Kw::Accept),
     ("offer", Kw::Offer),
@@ -53,6 +54,7 @@ const GROUPS: [(&str, Kw); 20] = [
     ("game", Kw::Game),
     ("repeated", Kw::Repeated),
     ("own", Kw::Own),
+    ("bare", Kw::Bare),
     ("if", Kw::If),
     ("on", Kw::On),
     ("dates", Kw::Dates),
@@ -84,6 +86,7 @@ static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<game>парти[яию]|game)",
         r"|(?P<repeated>ваш[иа]?\s+ход[ыа]?|ходы?\s+партнера|your\s+moves?)",
         r"|(?P<own>мо[йи]\s+ход[ыа]?|мой\s+ответ|ответный\s+ход|отвечаю|my\s+moves?|my\s+reply|i\s+reply)",
+        r"|(?P<bare>ходы|ход|moves|move)",
         r"|(?P<if>если|if)",
         r"|(?P<on>на|on)",
         r"|(?P<dates>три\s+даты|даты|дата|dates)",
@@ -687,6 +690,8 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
     let mut problems = Vec::new();
     let mut repeated: Option<Vec<Written>> = None;
     let mut own: Option<Vec<Written>> = None;
+    // `Ход: 1. c3-d4` with neither `Ваш` nor `Мой`: whose moves is for the judge to tell.
+    let mut bare: Option<Vec<Written>> = None;
     let mut variants: Vec<(Option<String>, Vec<Written>, Option<Written>)> = Vec::new();
     let mut pending_label: Option<String> = None;
     let mut dates_seen = false;
@@ -769,6 +774,13 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
                         }
                         Some(_) => {}
                     }
+                }
+            }
+            Kw::Bare => {
+                // Only moves right after the word: "ход за вами, 12. c3-d4" is prose.
+                let (moves, _) = parse_moves(skip_punct(segment));
+                if !moves.is_empty() && bare.is_none() {
+                    bare = Some(moves);
                 }
             }
             Kw::Label | Kw::Propose => {
@@ -923,6 +935,12 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
 
     // Numbers run on from the repetition to the own moves, and from them into each variant.
     let mut prev = None;
+    if own.is_none()
+        && let Some(b) = bare
+    {
+        own = Some(b);
+        letter.moves_unlabelled = true;
+    }
     letter.repeated = number_moves(repeated.unwrap_or_default(), &mut prev, &mut problems);
     letter.moves = number_moves(own.unwrap_or_default(), &mut prev, &mut problems);
     for (place, list) in [

@@ -242,6 +242,8 @@ impl Problem {
             Problem::UnreadableMove {
                 place: Place::Own, ..
             } => "10.2.10",
+            // A short-notation move is impossible (10.2.2), so the variant stops (10.2.12).
+            Problem::VariantCut { is_short: true, .. } => "10.2.2, 10.2.12",
             Problem::VariantCut { .. } => "10.2.12",
             Problem::Numbering { .. } => "10.2.14",
             Problem::DatesMissing | Problem::TimeMissing => "10.3.3",
@@ -250,6 +252,82 @@ impl Problem {
             Problem::MovesWithoutKeyword { .. } => "10.2.3",
             Problem::Duplicate { .. } => return None,
         })
+    }
+}
+
+impl Place {
+    /// Where in the letter, in Russian ("в повторении ходов партнёра").
+    fn ru(self) -> &'static str {
+        match self {
+            Place::Repeated => "в повторении ходов партнёра",
+            Place::Own => "в вашем ходе",
+        }
+    }
+}
+
+impl Problem {
+    /// The problem in Russian, for the player (the clause is not included: the letter
+    /// cites it beside the text). [`fmt::Display`] is the English text.
+    pub fn text_ru(&self) -> String {
+        match self {
+            Problem::ShortNotation { text, place } => format!(
+                "«{text}» {} записан сокращённо; ходы записываются полной нотацией (например, c3-d4, c3:e5), поэтому такой ход считается невозможным",
+                place.ru()
+            ),
+            Problem::UnreadableMove { text, place } => {
+                format!("не удалось прочитать ход «{text}» {}", place.ru())
+            }
+            Problem::VariantCut {
+                label,
+                index,
+                text,
+                is_short,
+            } => {
+                let name = match label {
+                    Some(l) => l.clone(),
+                    None => (index + 1).to_string(),
+                };
+                let why = if *is_short {
+                    "он записан сокращённо, а не полной нотацией"
+                } else {
+                    "его не удалось прочитать"
+                };
+                format!("вариант {name} принят только до хода «{text}»: {why}")
+            }
+            Problem::Numbering {
+                text,
+                expected,
+                found,
+            } => format!(
+                "ход «{text}» записан под номером {}, а по порядку это {}",
+                number_text(*found),
+                number_text(*expected)
+            ),
+            Problem::DatesMissing => "не указаны три даты (получения, ответа, отправки)".into(),
+            Problem::DatesCount { found } => {
+                format!("нужны три даты, а в письме прочитано дат: {found}")
+            }
+            Problem::UnreadableDate { text } => format!("не удалось прочитать дату «{text}»"),
+            Problem::TimeMissing => {
+                "не указано затраченное время (белые/чёрные, например «Время: 23/17»)".into()
+            }
+            Problem::UnreadableBreak { text } => format!(
+                "не удалось прочитать даты перерыва в строке «{text}»; пишите, например, «Беру перерыв с 10.10 по 25.10»"
+            ),
+            Problem::MovesWithoutKeyword { text } => format!(
+                "ходы вроде «{text}» записаны без слов «Мой ход:» или «Ваш ход:», и не ясно, чьи они. Свой ход пишите после слов «Мой ход:», а повторение хода партнёра — после слов «Ваш ход:»"
+            ),
+            Problem::Duplicate { what } => {
+                let line = match *what {
+                    "moves" => "«Мой ход»",
+                    "repetition" => "«Ваш ход»",
+                    "cipher" => "«Шифр»",
+                    "dates" => "«Даты»",
+                    _ => "одна из строк",
+                };
+                format!("строка {line} указана дважды по-разному; прочитана первая")
+            }
+        }
     }
 }
 
@@ -352,6 +430,11 @@ pub struct Letter {
     pub repeated: Vec<MoveItem>,
     /// The sender's moves, after any accepted part of a variant (10.2.13).
     pub moves: Vec<MoveItem>,
+    /// The moves came after a bare `Ход:` / `Ходы:` / `Move:`, with neither `Ваш` nor `Мой`:
+    /// the judge reads them as the sender's own only where they can mean nothing else (his
+    /// turn, a legal move of his side).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub moves_unlabelled: bool,
     /// Proposed variants (10.2.7).
     pub variants: Vec<Variant>,
     /// The three dates (10.3.1), as many as could be read.

@@ -74,7 +74,16 @@ pub fn own_text(text: &str) -> String {
 }
 
 fn is_quoted(trimmed: &str) -> bool {
-    trimmed.starts_with('>') || trimmed.starts_with('|')
+    trimmed.starts_with('>') || trimmed.starts_with('|') || has_initials_mark(trimmed)
+}
+
+/// The Bat!'s and old FidoNet readers' quote mark: the author's initials and `>` ("ИП> Мой
+/// ход: …", "IP>> …"). At most four letters, upper case first, then `>` at once.
+fn has_initials_mark(trimmed: &str) -> bool {
+    let letters = trimmed.chars().take_while(|c| c.is_alphabetic()).count();
+    (1..=4).contains(&letters)
+        && trimmed.chars().next().is_some_and(char::is_uppercase)
+        && trimmed.chars().nth(letters) == Some('>')
 }
 
 /// `-- ` (RFC 3676), also without its trailing space as some clients strip it.

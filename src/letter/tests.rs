@@ -106,7 +106,7 @@ fn an_unreadable_move_cuts_the_variant_per_10_2_12() {
     assert!(
         matches!(&l.problems[0], Problem::VariantCut { text, is_short: true, .. } if text == "fe5")
     );
-    assert_eq!(l.problems[0].clause(), Some("10.2.12"));
+    assert_eq!(l.problems[0].clause(), Some("10.2.2, 10.2.12"));
 }
 
 #[test]
@@ -335,4 +335,112 @@ fn spaces_around_separators_are_read_as_one_move() {
         moves(&l.moves),
         ["13. e3-f4", "13... g7-h6", "14. f4-e5", "14... h6:f4:d2"]
     );
+}
+
+#[test]
+fn a_bare_move_line_is_read_as_unlabelled_moves() {
+    for text in [
+        "Ход: 1. c3-d4",
+        "Ходы: 1. c3-d4",
+        "ход 1. c3-d4",
+        "Move: 1. c3-d4",
+    ] {
+        let l = read(text, &ReadContext::default());
+        assert_eq!(moves(&l.moves), ["1. c3-d4"], "{text}");
+        assert!(l.moves_unlabelled, "{text}");
+        assert!(
+            !l.problems
+                .iter()
+                .any(|p| matches!(p, Problem::MovesWithoutKeyword { .. })),
+            "{text}: {:?}",
+            l.problems
+        );
+    }
+    // «Мой ход» wins over a bare line, and prose about a move is not a move.
+    let l = read("Ход за вами.\nМой ход: 1. c3-d4", &ReadContext::default());
+    assert_eq!(moves(&l.moves), ["1. c3-d4"]);
+    assert!(!l.moves_unlabelled);
+    let l = read("Спасибо за ход! Подумаю.", &ReadContext::default());
+    assert!(l.moves.is_empty() && !l.moves_unlabelled);
+}
+
+#[test]
+fn the_bat_initials_quotes_are_quoted_text_not_moves() {
+    let l = read(
+        "Здравствуйте!\n\nИП> Мой ход: 1. c3-d4\nИП> Даты: 01.12.2026\n\nМой ход: 1... f6-g5\n",
+        &ReadContext::default(),
+    );
+    assert_eq!(moves(&l.moves), ["1... f6-g5"]);
+    let l = read("ИП>Мой ход: 1. c3-d4\n", &ReadContext::default());
+    assert!(l.moves.is_empty(), "{:?}", l.moves);
+}
+
+#[test]
+fn a_variant_cut_by_short_notation_cites_10_2_2_as_well() {
+    let l = read(
+        "Мой ход: 13. e3-f4\nЕсли 13... g7-h6, то 14. fe5",
+        &ReadContext::default(),
+    );
+    assert_eq!(l.problems[0].clause(), Some("10.2.2, 10.2.12"));
+    let l = read(
+        "Мой ход: 13. e3-f4\nЕсли 13... g7-h6, то 14. ж5-е6",
+        &ReadContext::default(),
+    );
+    assert_eq!(l.problems[0].clause(), Some("10.2.12"));
+}
+
+#[test]
+fn every_problem_has_russian_text_without_latin_words() {
+    let all = [
+        Problem::ShortNotation {
+            text: "cd4".into(),
+            place: Place::Own,
+        },
+        Problem::UnreadableMove {
+            text: "жж".into(),
+            place: Place::Repeated,
+        },
+        Problem::VariantCut {
+            label: Some("А".into()),
+            index: 0,
+            text: "fe5".into(),
+            is_short: true,
+        },
+        Problem::Numbering {
+            text: "e3-f4".into(),
+            expected: (13, Side::White),
+            found: (14, Side::White),
+        },
+        Problem::DatesMissing,
+        Problem::DatesCount { found: 2 },
+        Problem::UnreadableDate {
+            text: "31.02".into(),
+        },
+        Problem::TimeMissing,
+        Problem::UnreadableBreak {
+            text: "Беру перерыв".into(),
+        },
+        Problem::MovesWithoutKeyword {
+            text: "1. c3-d4".into(),
+        },
+        Problem::Duplicate { what: "moves" },
+    ];
+    for p in &all {
+        let ru = p.text_ru();
+        // Latin letters only inside the quoted moves and the notation examples.
+        let outside: String = ru
+            .split('«')
+            .map(|part| part.split_once('»').map_or(part, |(_, after)| after))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let outside = outside
+            .replace("c3-d4", "")
+            .replace("c3:e5", "")
+            .replace("e3-f4", "");
+        assert!(
+            !outside.chars().any(|c| c.is_ascii_alphabetic()),
+            "{p:?}: {ru}"
+        );
+        assert_ne!(ru, p.to_string());
+    }
 }

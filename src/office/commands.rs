@@ -1468,7 +1468,7 @@ pub fn final_report(
             how: st
                 .result
                 .as_ref()
-                .map(|r| super::words::ending(lang, &r.how))
+                .map(|r| super::words::ending(lang, &r.how, st.variant))
                 .unwrap_or_default(),
         });
         for d in tx.decisions_of(g.id)? {
@@ -1492,7 +1492,7 @@ pub fn final_report(
                 w(lang, "п. ".into(), String::new()),
                 p.clause,
                 fmt_date(p.on),
-                p.reason
+                super::words::recorded_reason(lang, &p.reason)
             ));
         }
         pdn.push_str(&digest::pdn(st, &t.cipher));

@@ -341,9 +341,11 @@ impl Office {
             let problems: Vec<String> = letter
                 .problems
                 .iter()
-                .map(|pr| match pr.clause() {
-                    Some(c) => format!("{pr} ({c})"),
-                    None => pr.to_string(),
+                .map(|pr| match (self.lang(), pr.clause()) {
+                    (Lang::Ru, Some(c)) => format!("{} (п. {c})", pr.text_ru()),
+                    (Lang::Ru, None) => pr.text_ru(),
+                    (Lang::En, Some(c)) => format!("{pr} ({c})"),
+                    (Lang::En, None) => pr.to_string(),
                 })
                 .collect();
             let reason = words::nothing_read(self.lang(), &problems);
@@ -759,7 +761,7 @@ impl Office {
             if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
                 let ctx = out::Refused {
                     to_name: player.name.clone(),
-                    reason: words::break_refused(self.lang(), &e.to_string()),
+                    reason: words::break_refused(self.lang(), &words::break_error(self.lang(), &e)),
                     federation: self.config.federation.clone(),
                 };
                 let to = [(player.name.clone(), player.email.clone())];
@@ -1013,12 +1015,14 @@ impl Office {
                     partner: b.name.clone(),
                     partner_email: b.email.clone(),
                     is_white: true,
+                    last_day: last_day_of(&state, &settings, Side::White, today),
                 });
                 games_of[bi].push(out::StartGame {
                     game_no: pairing.game,
                     partner: w.name.clone(),
                     partner_email: w.email.clone(),
                     is_white: false,
+                    last_day: None,
                 });
             }
             for (p, games) in players.iter().zip(games_of) {
@@ -1031,6 +1035,8 @@ impl Office {
                     end: fmt_date(t.end),
                     games,
                     mailbox: self.config.address.clone(),
+                    example_white: words::example_moves(variant).0.into(),
+                    example_black: words::example_moves(variant).1.into(),
                     federation: self.config.federation.clone(),
                 };
                 self.queue(
@@ -1120,8 +1126,12 @@ impl Office {
         // Remarks that ride along with the forwarded move and the receipt.
         let mut notes: Vec<String> = Vec::new();
         for n in notices {
+            // Both players get a Substituted notice; the remark is said once in each letter.
             if let NoticeKind::Substituted { written, played } = &n.kind {
-                notes.push(words::substituted(lang, written, &played.to_string()));
+                let note = words::substituted(lang, written, &played.to_string());
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
             }
         }
         for n in notices {
@@ -1147,7 +1157,7 @@ impl Office {
                 } => {
                     let receiver = forward.from.other();
                     let mut these_notes = notes.clone();
-                    these_notes.extend(problems.iter().map(|p| problem_text(lang, p)));
+                    these_notes.extend(problems.iter().map(|p| problem_note(lang, p)));
                     let dates = dates_of(forward);
                     let accepted: Vec<String> = forward
                         .moves
@@ -1173,6 +1183,12 @@ impl Office {
                             days_waiting: (self.today(now, Some(t)) - forward.sent_on)
                                 .num_days()
                                 .max(0) as u32,
+                            last_day: last_day_of(
+                                state,
+                                &self.settings(t),
+                                receiver,
+                                self.today(now, Some(t)),
+                            ),
                         };
                         self.queue(
                             tx,
@@ -1200,6 +1216,12 @@ impl Office {
                                     words::quoted_words(lang, &letter::own_text(&p.text))
                                 })
                                 .unwrap_or_default(),
+                            last_day: last_day_of(
+                                state,
+                                &self.settings(t),
+                                receiver,
+                                self.today(now, Some(t)),
+                            ),
                         };
                         self.queue(
                             tx,
@@ -1222,7 +1244,7 @@ impl Office {
                     penalty_days: _,
                 } => {
                     let mut these_notes = notes.clone();
-                    these_notes.extend(problems.iter().map(|p| problem_text(lang, p)));
+                    these_notes.extend(problems.iter().map(|p| problem_note(lang, p)));
                     if !continued.is_empty() {
                         these_notes.push(words::continued(lang, &join(continued)));
                     }
@@ -1265,7 +1287,21 @@ impl Office {
                                 text: problem_text(lang, p),
                             })
                             .collect(),
-                        partner_moves: join(partner_moves),
+                        // Only when the repetition was wrong or whose moves were meant is
+                        // unclear: a right repetition needs no "moves to repeat" line.
+                        partner_moves: if problems.iter().any(|p| {
+                            matches!(
+                                p.kind,
+                                game::ProblemKind::RepetitionMissing
+                                    | game::ProblemKind::RepetitionIncomplete
+                                    | game::ProblemKind::RepetitionWrong
+                                    | game::ProblemKind::UnlabelledMoves
+                            )
+                        }) {
+                            join(partner_moves)
+                        } else {
+                            String::new()
+                        },
                         penalty_days: *penalty_days,
                         penalty_clause: "10.2.11".into(),
                         play_stopped: matches!(
@@ -1294,7 +1330,7 @@ impl Office {
                     let ctx = out::Result {
                         game: header(&to_name),
                         result: score_text(&result.score),
-                        reason: words::ending(lang, &result.how),
+                        reason: words::ending(lang, &result.how, state.variant),
                         record: semi_short.clone().unwrap_or_else(|| record_text(record)),
                     };
                     self.queue(
@@ -1418,6 +1454,7 @@ impl Office {
                         first_sent: fmt_date(*sent_on),
                         days_waiting: (self.today(now, Some(t)) - *sent_on).num_days().max(0)
                             as u32,
+                        last_day: None,
                     };
                     self.queue(
                         tx,
@@ -1707,6 +1744,16 @@ fn dates_of(f: &game::Forward) -> out::Dates {
     }
 }
 
+/// A problem as a remark in a receipt or a forward: the text with its clause.
+fn problem_note(lang: Lang, p: &game::Problem) -> String {
+    let text = problem_text(lang, p);
+    match (lang, p.clause.is_empty()) {
+        (_, true) => text,
+        (Lang::Ru, false) => format!("{text} (п. {})", p.clause),
+        (Lang::En, false) => format!("{text} ({})", p.clause),
+    }
+}
+
 fn problem_text(lang: Lang, p: &game::Problem) -> String {
     match lang {
         Lang::Ru => p.text_ru.clone().unwrap_or_else(|| p.text.clone()),
@@ -1722,6 +1769,27 @@ fn chart_labels(lang: Lang) -> crate::clock::ChartLabels {
 }
 
 /// Dates in letters: `05.12.2026`, as players write them.
+/// The last day `side`'s answer is in time, as a letter handing `side` the move names it:
+/// [`crate::clock::Ledger::last_day`], the same rule the deadline sweep declares an overstep
+/// by. `None` when `side` is not to move or play is suspended.
+pub fn last_day_of(
+    state: &GameState,
+    settings: &ClockSettings,
+    side: Side,
+    today: NaiveDate,
+) -> Option<out::LastDay> {
+    if state.result.is_some() {
+        return None;
+    }
+    let l = state.ledger(settings).last_day(side, today)?;
+    Some(out::LastDay {
+        date: fmt_date(l.date),
+        days_left: l.days_left,
+        moves: format!("{}\u{2013}{}", l.moves.start(), l.moves.end()),
+        is_end_of_play: l.is_end_of_play,
+    })
+}
+
 pub fn fmt_date(d: NaiveDate) -> String {
     d.format("%d.%m.%Y").to_string()
 }

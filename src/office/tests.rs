@@ -232,6 +232,20 @@ fn starting_a_tournament_pairs_the_players_and_sends_start_lists() {
     let a = one(&sent, "start_list", "a@p.test");
     assert_eq!(a.text.matches("- партия ").count(), 3, "{}", a.text);
     assert!(a.text.contains("zaochka@tournament.test"));
+    // The example letter fits the first game's colour: Black repeats White's move first.
+    for s in &sent {
+        let first = s.text.lines().find(|l| l.starts_with("- партия ")).unwrap();
+        if first.contains("чёрными") {
+            assert!(
+                s.text.contains("Ваш ход: 1. c3-d4\nМой ход: 1... f6-g5\n"),
+                "{}",
+                s.text
+            );
+        } else {
+            assert!(s.text.contains("\nМой ход: 1. c3-d4\n"), "{}", s.text);
+            assert!(!s.text.contains("Ваш ход:"), "{}", s.text);
+        }
+    }
     assert!(
         office
             .start_tournament(&mut store, "НЕТ-ТАКОГО", at("2026-11-26"))
@@ -942,3 +956,104 @@ fn names_with_bidi_controls_reach_partners_without_them() {
     assert_eq!(state.players.white.name, "ИвановнаВИ");
     assert_eq!(state.players.black.name, "Петров Пётр");
 }
+
+/// Latin words in a Russian text, leaving out notation, addresses and the cipher.
+fn latin_words(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '«' | '»' | '"'))
+        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '<' | '>')))
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !w.contains('@'))
+        .filter(|w| {
+            // c3-d4, c3:e5, 1.c3-d4
+            !w.split(['-', ':', '.']).filter(|p| !p.is_empty()).all(|p| {
+                p.chars().all(|c| c.is_ascii_digit())
+                    || p.len() == 2 && p.as_bytes()[1].is_ascii_digit()
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_bare_move_line_is_played_as_the_senders_own_move() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nХод: 1. c3-d4",
+    );
+    let fw = one(&sent, "forward", BOB);
+    assert!(fw.text.contains("Ход партнёра: 1. c3-d4"), "{}", fw.text);
+    one(&sent, "receipt", ALICE);
+}
+
+#[test]
+fn a_bare_move_line_out_of_turn_is_explained_in_russian() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nХод: 1... f6-g5",
+    );
+    let rej = one(&sent, "rejected", ALICE);
+    assert!(rej.text.contains("«Мой ход:»"), "{}", rej.text);
+    assert!(rej.text.contains("(п. 10.2.3)"), "{}", rej.text);
+    assert!(!rej.text.contains("Штраф"), "{}", rej.text);
+    assert_eq!(latin_words(&rej.text), Vec::<String>::new(), "{}", rej.text);
+}
+
+#[test]
+fn moves_without_any_keyword_are_refused_in_russian() {
+    let mut post = two();
+    let (_, sent) = post.letter(ALICE, "2026-12-01", "Шифр: ЗШ-2026-1\nПартия 1\n1. c3-d4");
+    let refusal = sent
+        .iter()
+        .find(|s| s.to.iter().any(|t| t == ALICE))
+        .expect("an answer");
+    assert!(refusal.text.contains("«Мой ход:»"), "{}", refusal.text);
+    assert_eq!(
+        latin_words(&refusal.text),
+        Vec::<String>::new(),
+        "{}",
+        refusal.text
+    );
+}
+
+#[test]
+fn an_impossible_short_move_cites_both_clauses_once() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. cd4",
+    );
+    let rej = one(&sent, "rejected", ALICE);
+    assert!(rej.text.contains("(п. 10.2.2, 10.2.10)"), "{}", rej.text);
+    assert!(!rej.text.contains(") (п."), "{}", rej.text);
+}
+
+#[test]
+fn a_right_repetition_with_an_impossible_move_asks_for_no_moves_to_repeat() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let (_, sent) = post.letter(
+        BOB,
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nВаш ход: 1. c3-d4\nМой ход: 1... a7-b6",
+    );
+    let rej = one(&sent, "rejected", BOB);
+    assert!(rej.text.contains("10.2.10"), "{}", rej.text);
+    assert!(!rej.text.contains("нужно повторить"), "{}", rej.text);
+}
+
+#[path = "tests_dates.rs"]
+mod dates;

@@ -21,6 +21,15 @@ pub fn variant_name(lang: Lang, v: Variant) -> String {
     .to_string()
 }
 
+/// A first move of White and Black's answer, for the start list's example letter, in the
+/// notation players of that game write (10.2.2; FMJD numbers on 10x10).
+pub fn example_moves(v: Variant) -> (&'static str, &'static str) {
+    match v {
+        Variant::Russian | Variant::Giveaway => ("c3-d4", "f6-g5"),
+        Variant::Hundred => ("32-28", "19-23"),
+    }
+}
+
 /// A letter naming someone else's game.
 pub fn not_your_game(lang: Lang, number: u32) -> String {
     match lang {
@@ -66,8 +75,8 @@ pub fn nothing_read(lang: Lang, problems: &[String]) -> String {
     match (lang, problems.is_empty()) {
         (Lang::Ru, true) => "в письме не найдено ни хода, ни других сведений по партии. Ход пишется после слов «Мой ход:», повторение хода партнёра — после «Ваш ход:» (п. 10.2.3).".into(),
         (Lang::En, true) => "no move or other business was found in the letter. Write your move after \"My move:\" and your partner's move after \"Your move:\" (10.2.3).".into(),
-        (Lang::Ru, false) => format!("в письме не удалось прочитать: {list}. Пожалуйста, пришлите исправленное письмо."),
-        (Lang::En, false) => format!("parts of the letter could not be read: {list}. Please send a corrected letter."),
+        (Lang::Ru, false) => format!("{list}. Пожалуйста, пришлите исправленное письмо."),
+        (Lang::En, false) => format!("{list}. Please send a corrected letter."),
     }
 }
 
@@ -147,6 +156,66 @@ pub fn too_large(lang: Lang, bytes: usize, limit: usize) -> String {
     }
 }
 
+/// Why a break cannot be granted, in the letter's language.
+pub fn break_error(lang: Lang, e: &crate::clock::BreakError) -> String {
+    use crate::clock::BreakError as E;
+    match (lang, e) {
+        (Lang::En, _) => e.to_string(),
+        (Lang::Ru, E::Reversed { range }) => {
+            format!("в перерыве {range} последний день раньше первого (п. 10.4.3)")
+        }
+        (Lang::Ru, E::TooLong { range, days, max }) => format!(
+            "перерыв {range} длится {}, а можно не более {} (п. 10.4.1)",
+            crate::render::words::count(Lang::Ru, i64::from(*days), Noun::Day),
+            crate::render::words::count(Lang::Ru, i64::from(*max), Noun::Day)
+        ),
+        (
+            Lang::Ru,
+            E::AnnouncedAfterEnd {
+                range,
+                announced_on,
+            },
+        ) => format!(
+            "о перерыве {range} сообщено {}, уже после его последнего дня (п. 10.4.2)",
+            announced_on.format("%d.%m.%Y")
+        ),
+        (
+            Lang::Ru,
+            E::SecondInYear {
+                range,
+                year,
+                earlier,
+            },
+        ) => format!(
+            "перерыв {range}: в {year} году перерыв уже был взят ({earlier}), а он даётся один раз в календарный год (п. 10.4.1)"
+        ),
+        (Lang::Ru, E::Overlaps { range, other }) => {
+            format!("перерыв {range} пересекается с перерывом {other}")
+        }
+        (Lang::Ru, E::DifferentDates { range, other }) => format!(
+            "перерыв {range} не совпадает с перерывом {other} в другой партии: перерыв один для всех партий (п. 10.4.1)"
+        ),
+    }
+}
+
+/// A reason the office itself recorded (a penalty, a ruling of the clock), in the letter's
+/// language; a reason the arbiter wrote is shown as written.
+pub fn recorded_reason(lang: Lang, reason: &str) -> String {
+    if lang == Lang::En {
+        return reason.to_string();
+    }
+    if let Some(rest) = reason.strip_prefix("penalty cancelled: ") {
+        return format!("штраф отменён: {}", recorded_reason(lang, rest));
+    }
+    match reason {
+        "moves not repeated (10.2.9)" => "ходы партнёра не повторены (п. 10.2.9)".into(),
+        "impossible move (10.2.10)" => "невозможный ход (п. 10.2.10)".into(),
+        "dates or time missing again" => "снова не указаны даты или время (п. 10.3.3)".into(),
+        "days given back: no overstep" => "дни возвращены: просрочки нет".into(),
+        _ => reason.to_string(),
+    }
+}
+
 /// A break that cannot be granted.
 pub fn break_refused(lang: Lang, why: &str) -> String {
     match lang {
@@ -179,8 +248,8 @@ pub fn continued(lang: Lang, moves: &str) -> String {
     }
 }
 
-/// How a game ended.
-pub fn ending(lang: Lang, how: &Ending) -> String {
+/// How a game ended. In give-away checkers the side left without a move or pieces wins.
+pub fn ending(lang: Lang, how: &Ending, variant: Variant) -> String {
     let side = |s: &Side| match (lang, s) {
         (Lang::Ru, Side::White) => "белые",
         (Lang::Ru, Side::Black) => "чёрные",
@@ -188,6 +257,12 @@ pub fn ending(lang: Lang, how: &Ending) -> String {
         (Lang::En, Side::Black) => "Black",
     };
     match (lang, how) {
+        (Lang::Ru, Ending::Rule) if variant == Variant::Giveaway => {
+            "по правилам обратных шашек: у выигравшей стороны не осталось хода".into()
+        }
+        (Lang::En, Ending::Rule) if variant == Variant::Giveaway => {
+            "by the rules of give-away checkers: the winning side has no move left".into()
+        }
         (Lang::Ru, Ending::Rule) => "по правилам игры: у проигравшей стороны нет хода".into(),
         (Lang::En, Ending::Rule) => "by the rules: the losing side has no move".into(),
         (Lang::Ru, Ending::Resignation { side: s }) => format!("{} сдались", side(s)),
@@ -332,9 +407,10 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             },
         ) => {
             format!(
-                "в партии {n} {}: {} (п. {clause}): {reason}",
+                "в партии {n} {}: {} (п. {clause}): {}",
                 side(s),
-                signed_count(Lang::Ru, *days, Noun::Day)
+                signed_count(Lang::Ru, *days, Noun::Day),
+                recorded_reason(Lang::Ru, reason)
             )
         }
         (
@@ -442,5 +518,87 @@ mod tests {
         let t = too_large(Lang::Ru, 12 * 1024 * 1024 + 1, 10 * 1024 * 1024);
         assert!(t.contains("(12,1 МБ при пределе 10 МБ)"), "{t}");
         assert!(t.contains("п. 10.2.3"));
+    }
+
+    #[test]
+    fn give_away_is_won_by_the_side_left_without_a_move() {
+        let ru = ending(Lang::Ru, &Ending::Rule, Variant::Giveaway);
+        assert!(ru.contains("у выигравшей стороны"), "{ru}");
+        assert!(ending(Lang::Ru, &Ending::Rule, Variant::Russian).contains("у проигравшей"));
+        assert!(ending(Lang::En, &Ending::Rule, Variant::Giveaway).contains("winning side"));
+    }
+
+    #[test]
+    fn break_refusals_are_russian_in_russian_letters() {
+        use crate::clock::{BreakError, DateRange};
+        let d = |m, day| chrono::NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+        let range = DateRange {
+            from: d(10, 1),
+            to: d(11, 5),
+        };
+        for e in [
+            BreakError::TooLong {
+                range,
+                days: 36,
+                max: 30,
+            },
+            BreakError::SecondInYear {
+                range,
+                year: 2026,
+                earlier: range,
+            },
+            BreakError::Reversed { range },
+            BreakError::AnnouncedAfterEnd {
+                range,
+                announced_on: d(12, 1),
+            },
+            BreakError::Overlaps {
+                range,
+                other: range,
+            },
+            BreakError::DifferentDates {
+                range,
+                other: range,
+            },
+        ] {
+            let ru = break_error(Lang::Ru, &e);
+            assert!(!ru.chars().any(|c| c.is_ascii_alphabetic()), "{ru}");
+            assert!(
+                !break_refused(Lang::Ru, &ru)
+                    .chars()
+                    .any(|c| c.is_ascii_alphabetic())
+            );
+        }
+        assert!(
+            break_error(
+                Lang::Ru,
+                &BreakError::TooLong {
+                    range,
+                    days: 36,
+                    max: 30
+                }
+            )
+            .contains("36 дней, а можно не более 30 дней")
+        );
+    }
+
+    #[test]
+    fn recorded_reasons_are_worded_in_russian() {
+        assert_eq!(
+            recorded_reason(Lang::Ru, "penalty cancelled: moves not repeated (10.2.9)"),
+            "штраф отменён: ходы партнёра не повторены (п. 10.2.9)"
+        );
+        assert_eq!(
+            recorded_reason(Lang::Ru, "dates or time missing again"),
+            "снова не указаны даты или время (п. 10.3.3)"
+        );
+        assert_eq!(
+            recorded_reason(Lang::Ru, "по решению судьи"),
+            "по решению судьи"
+        );
+        assert_eq!(
+            recorded_reason(Lang::En, "impossible move (10.2.10)"),
+            "impossible move (10.2.10)"
+        );
     }
 }

@@ -48,9 +48,15 @@ impl Board {
         "abcdefghik".chars().take(self.size).collect()
     }
 
-    /// A text diagram: `w`/`b` men, `W`/`B` kings, `.` empty dark squares, blanks for light
-    /// squares, with ranks on the left and files below.
-    pub fn to_text(&self) -> String {
+    /// A text diagram in the letter's language: men and kings by the initial of the colour
+    /// (`б`/`ч` and `Б`/`Ч` in Russian, where a Latin `b` would read as «белые»; `w`/`b` and
+    /// `W`/`B` in English), `.` empty dark squares, blanks for light squares, ranks on the
+    /// left, files below, and a one-line legend.
+    pub fn to_text(&self, lang: super::Lang) -> String {
+        let [wm, wk, bm, bk] = match lang {
+            super::Lang::Ru => ['б', 'Б', 'ч', 'Ч'],
+            super::Lang::En => ['w', 'W', 'b', 'B'],
+        };
         let mut out = String::new();
         let border = format!("   +{}+\n", "-".repeat(self.size * 2 + 1));
         out.push_str(&border);
@@ -62,19 +68,19 @@ impl Board {
                     Some(Man {
                         is_white: true,
                         is_king: false,
-                    }) => 'w',
+                    }) => wm,
                     Some(Man {
                         is_white: true,
                         is_king: true,
-                    }) => 'W',
+                    }) => wk,
                     Some(Man {
                         is_white: false,
                         is_king: false,
-                    }) => 'b',
+                    }) => bm,
                     Some(Man {
                         is_white: false,
                         is_king: true,
-                    }) => 'B',
+                    }) => bk,
                     None if self.is_dark(row, col) => '.',
                     None => ' ',
                 };
@@ -90,6 +96,12 @@ impl Board {
             out.push(f);
         }
         out.push('\n');
+        out.push_str(match lang {
+            super::Lang::Ru => {
+                "б — белая шашка, Б — белая дамка, ч — чёрная шашка, Ч — чёрная дамка\n"
+            }
+            super::Lang::En => "w — White man, W — White king, b — Black man, B — Black king\n",
+        });
         out
     }
 
@@ -298,19 +310,32 @@ mod tests {
 
     #[test]
     fn text_diagram_of_the_start_shows_twelve_men_a_side() {
-        let text = start_8x8().to_text();
-        assert_eq!(text.matches('w').count(), 12);
-        assert_eq!(
-            text.matches('b').count(),
-            12 + 1,
-            "12 men and the file letter b"
-        );
+        let text = start_8x8().to_text(crate::render::Lang::En);
+        let board: String = text.lines().take(10).collect();
+        assert_eq!(board.matches('w').count(), 12);
+        assert_eq!(board.matches('b').count(), 12);
         let rank1 = text
             .lines()
             .find(|l| l.trim_start().starts_with("1 |"))
             .unwrap();
         assert_eq!(rank1, " 1 | w   w   w   w   |");
-        assert!(text.ends_with("     a b c d e f g h\n"));
+        assert!(text.contains("     a b c d e f g h\n"));
+        assert!(text.ends_with("b — Black man, B — Black king\n"), "{text}");
+    }
+
+    #[test]
+    fn the_russian_diagram_uses_russian_letters_and_says_what_they_mean() {
+        let text = start_8x8().to_text(crate::render::Lang::Ru);
+        let rank1 = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("1 |"))
+            .unwrap();
+        assert_eq!(rank1, " 1 | б   б   б   б   |");
+        let board: String = text.lines().take(10).collect();
+        assert_eq!(board.matches('ч').count(), 12);
+        let legend = text.lines().last().unwrap();
+        assert!(!legend.chars().any(|c| c.is_ascii_alphabetic()), "{legend}");
+        assert!(legend.starts_with("б — белая шашка"), "{legend}");
     }
 
     #[test]

@@ -52,6 +52,22 @@ pub struct Dates {
     pub time_black: i64,
 }
 
+/// The last day on which the addressee's answer is still in time (10.3.1, 10.3.5), named in
+/// every letter that hands the addressee the move; from [`crate::clock::Ledger::last_day`],
+/// the rule the deadline sweep declares an overstep by.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LastDay {
+    /// The date, `20.11.2026`.
+    pub date: String,
+    /// Days left in the current control today (penalties and breaks included).
+    pub days_left: i64,
+    /// The moves of the current control, `1–10`.
+    pub moves: String,
+    /// The date is the end-of-play date (10.3.2): no overstep follows it, the game goes to
+    /// adjudication.
+    pub is_end_of_play: bool,
+}
+
 /// A partner's move, forwarded (10.2.3 complete).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Forward {
@@ -74,6 +90,8 @@ pub struct Forward {
     pub notes: Vec<String>,
     /// The sender's own words, below zaochka's rendering.
     pub sender_words: String,
+    /// The receiver's last day to answer.
+    pub last_day: Option<LastDay>,
 }
 
 /// The sender's receipt for an accepted letter.
@@ -128,6 +146,8 @@ pub struct StartGame {
     pub partner_email: String,
     /// The addressee plays White.
     pub is_white: bool,
+    /// The addressee's last day for the first move (White only).
+    pub last_day: Option<LastDay>,
 }
 
 /// The start list sent to every participant (10.3.2).
@@ -149,6 +169,10 @@ pub struct StartList {
     pub games: Vec<StartGame>,
     /// The mailbox address to write to.
     pub mailbox: String,
+    /// A first move of White in the game's usual notation, for the example (`c3-d4`, `32-28`).
+    pub example_white: String,
+    /// Black's answer to it, for the example of a letter from Black (`f6-g5`, `19-23`).
+    pub example_black: String,
     /// The federation's name.
     pub federation: String,
 }
@@ -190,6 +214,8 @@ pub struct Repeat {
     pub first_sent: String,
     /// Days since.
     pub days_waiting: u32,
+    /// The silent player's last day to answer (none in the note to the sender).
+    pub last_day: Option<LastDay>,
 }
 
 /// The query to White when no first move came within 30 days (10.3.4).
@@ -306,7 +332,7 @@ pub fn compose(
     mut envelope: Envelope,
     attachments: Vec<(String, String, Vec<u8>)>,
 ) -> std::result::Result<(String, Vec<u8>), RenderError> {
-    let diagram = board.map(Board::to_text).unwrap_or_default();
+    let diagram = board.map(|b| b.to_text(lang)).unwrap_or_default();
     let rendered = templates.render(lang, name, ctx, &diagram)?;
     envelope.subject = rendered.subject.clone();
     let content = Content {

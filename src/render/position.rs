@@ -33,7 +33,7 @@ mod tests {
     #[test]
     fn the_russian_start_has_white_men_on_the_lower_three_ranks() {
         let board = Board::from(&Position::start(Variant::Russian));
-        let text = board.to_text();
+        let text = board.to_text(crate::render::Lang::En);
         let rows: Vec<&str> = text.lines().collect();
         // rows[0] is the border; rows[1] is rank 8, rows[8] is rank 1.
         assert_eq!(rows[1], " 8 |   b   b   b   b |");

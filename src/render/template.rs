@@ -170,6 +170,7 @@ impl Templates {
         }
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.add_filter("plural", super::words::plural_filter);
+        env.add_filter("sentence", sentence_filter);
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
         env.set_loader(move |name| Ok(sources.get(name).cloned()));
         Templates { env }
@@ -211,6 +212,16 @@ impl Templates {
             text: body,
             html: to_html(&marked_body, diagram),
         })
+    }
+}
+
+/// The template filter `sentence`: the first letter in upper case, the rest as it is (unlike
+/// `capitalize`, which lower-cases a cipher such as `ЗШ-2026-1`).
+fn sentence_filter(text: String) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
     }
 }
 

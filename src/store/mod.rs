@@ -576,7 +576,8 @@ impl Store {
     /// online backup API, while the daemon goes on working: the copy holds every committed
     /// transaction up to the moment it was taken. Any connection can take it, e.g. the
     /// CLI's beside the daemon's. The copy is a complete database: open it with [`Store::open`]
-    /// (or put it in place of the database file while zaochka is stopped) to restore.
+    /// (or put it in place of the database file while zaochka is stopped) to restore. The
+    /// copy is in rollback-journal mode: one file, nothing beside it.
     ///
     /// # Errors
     /// [`StoreError::Backup`] when the file cannot be written or the copy fails.
@@ -596,7 +597,14 @@ impl Store {
         // the daemon's writes (a step at a time would start over after each of them).
         for _ in 0..TRIES {
             match backup.step(-1).map_err(error)? {
-                StepResult::Done => return Ok(()),
+                StepResult::Done => {
+                    drop(backup);
+                    // The copy is one file, with no -wal or -shm beside it: it can be moved,
+                    // mailed or put in place as it is ([`Store::open`] turns WAL on again).
+                    copy.pragma_update_and_check(None, "journal_mode", "delete", |_| Ok(()))
+                        .map_err(error)?;
+                    return Ok(());
+                }
                 // More (cannot be after -1), Busy, Locked: another connection's lock.
                 _ => std::thread::sleep(PAUSE),
             }
@@ -606,6 +614,31 @@ impl Store {
             Some(format!("still busy after {TRIES} tries")),
         )))
     }
+}
+
+/// Runs `PRAGMA integrity_check` on the database file at `path`, opened read-only (nothing
+/// is created or migrated): the problems SQLite reports, empty when the file is sound.
+///
+/// # Errors
+/// [`StoreError::Open`] when the file cannot be opened as SQLite; [`StoreError::Sql`] when
+/// the check cannot run (e.g. the file is not a database at all).
+pub fn integrity_check(path: impl AsRef<Path>) -> Result<Vec<String>> {
+    let path = path.as_ref();
+    let conn =
+        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(|source| {
+            StoreError::Open {
+                path: path.to_owned(),
+                source,
+            }
+        })?;
+    let mut stmt = conn
+        .prepare("PRAGMA integrity_check")
+        .during(|| format!("check the integrity of '{}'", path.display()))?;
+    let rows = stmt
+        .query_map([], |row| row.get::<_, String>(0))
+        .and_then(Iterator::collect::<rusqlite::Result<Vec<String>>>)
+        .during(|| format!("check the integrity of '{}'", path.display()))?;
+    Ok(rows.into_iter().filter(|r| r != "ok").collect())
 }
 
 /// The database's `PRAGMA user_version`.
@@ -691,4 +724,43 @@ impl Tx<'_> {
     fn conn(&self) -> &Connection {
         &self.tx
     }
+
+    /// How many rows the main tables hold (what `zaochka backup` reports of its copy).
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn totals(&self) -> Result<Totals> {
+        self.conn()
+            .query_row(
+                "SELECT (SELECT count(*) FROM tournaments), (SELECT count(*) FROM players), \
+                 (SELECT count(*) FROM games), (SELECT count(*) FROM letters_in), \
+                 (SELECT count(*) FROM letters_out)",
+                [],
+                |row| {
+                    Ok(Totals {
+                        tournaments: row.get(0)?,
+                        players: row.get(1)?,
+                        games: row.get(2)?,
+                        letters_in: row.get(3)?,
+                        letters_out: row.get(4)?,
+                    })
+                },
+            )
+            .during(|| "count the rows of the database".to_owned())
+    }
+}
+
+/// How many rows the main tables hold ([`Tx::totals`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    /// Tournaments.
+    pub tournaments: i64,
+    /// Players (one row per player and tournament).
+    pub players: i64,
+    /// Games.
+    pub games: i64,
+    /// Letters received.
+    pub letters_in: i64,
+    /// Letters queued or sent.
+    pub letters_out: i64,
 }
