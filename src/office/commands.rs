@@ -1607,10 +1607,11 @@ pub fn sweep_reports(
                 final_report(office, tx, &t.cipher, now)?;
                 sent += 1;
             }
-        } else if day.weekday() == chrono::Weekday::Mon && day >= t.start {
-            if tx.fire_notice_once(first, &week_key(day), day, None, now)? {
-                sent += weekly(office, tx, &t.cipher, now)?;
-            }
+        } else if day.weekday() == chrono::Weekday::Mon
+            && day >= t.start
+            && tx.fire_notice_once(first, &week_key(day), day, None, now)?
+        {
+            sent += weekly(office, tx, &t.cipher, now)?;
         }
     }
     // Only this week's looks are worth remembering.
