@@ -26,9 +26,9 @@ use chrono::{DateTime, Utc};
 use tracing::{error, info, warn};
 
 use crate::mail::auth::{AuthError, Verifier};
-use crate::mail::{Inbox, IncomingMail, MailError, Outbox, OutgoingMail, SendFailure};
+use crate::mail::{Inbox, IncomingMail, MailError, Outbox, OutgoingMail, ResumePoint, SendFailure};
 use crate::office::{Handled, Office};
-use crate::store::{Outcome, Store};
+use crate::store::{MailboxState, Outcome, Store};
 
 /// Where the daemon's clock comes from.
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +100,27 @@ impl std::ops::AddAssign for Pass {
     }
 }
 
+/// Gives the inbox the resume point the store kept for it, if any; returns it.
+fn resume(store: &Store, inbox: &mut impl Inbox) -> Option<ResumePoint> {
+    let key = inbox.resume_key()?;
+    match store.read(|tx| tx.mailbox_state(&key)) {
+        Ok(Some(state)) => {
+            let point = ResumePoint {
+                key,
+                uid_validity: state.uidvalidity,
+                last_uid: state.last_uid,
+            };
+            inbox.resume_from(&point);
+            Some(point)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            warn!(mailbox = %key, error = %e, "cannot read where the mailbox was read up to; reading it from the start");
+            None
+        }
+    }
+}
+
 /// How long a letter whose sender check met a DNS failure is checked again before it is
 /// handled as not proven: 5 days, Postfix's `maximal_queue_lifetime`.
 pub const GIVE_UP_AFTER: chrono::TimeDelta = chrono::TimeDelta::days(5);
@@ -130,6 +151,8 @@ pub struct Daemon<I, O> {
     pub verifier: Verifier,
     /// Letters whose check is to be tried again.
     waiting: Vec<Waiting>,
+    /// The mailbox's resume point as the store has it.
+    kept: Option<ResumePoint>,
 }
 
 impl<I: Inbox, O: Outbox> Daemon<I, O> {
@@ -146,6 +169,8 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
         max_wait: Duration,
     ) -> Result<Self, AuthError> {
         let verifier = Verifier::new(&office.config.auth)?;
+        let mut inbox = inbox;
+        let kept = resume(&store, &mut inbox);
         Ok(Daemon {
             office,
             store,
@@ -155,6 +180,7 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             max_wait,
             verifier,
             waiting: Vec::new(),
+            kept,
         })
     }
 
@@ -305,6 +331,7 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                 self.inbox.mark_processed(&m.id).await?;
             }
         }
+        self.keep_resume_point();
         match self.office.sweep(&mut self.store, self.clock.now()) {
             Ok(n) => p.deadlines = n,
             Err(e) => warn!(error = %e, "deadline sweep failed; will try again"),
@@ -318,6 +345,30 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             .map(|n| n as usize)
             .unwrap_or(0);
         Ok(p)
+    }
+
+    /// Stores the inbox's resume point when it moved: once a pass, in a transaction of its
+    /// own (a point kept late only makes the next start read a few processed letters again).
+    fn keep_resume_point(&mut self) {
+        let point = self.inbox.resume_point();
+        if point.is_none() || point == self.kept {
+            return;
+        }
+        let Some(p) = point else { return };
+        let state = MailboxState {
+            uidvalidity: p.uid_validity,
+            last_uid: p.last_uid,
+        };
+        let at = self.clock.now();
+        match self
+            .store
+            .with_transaction(|tx| tx.set_mailbox_state(&p.key, state, at))
+        {
+            Ok(()) => self.kept = Some(p),
+            Err(e) => {
+                warn!(mailbox = %p.key, error = %e, "cannot keep where the mailbox was read up to; the next start reads more")
+            }
+        }
     }
 
     /// Sends everything the outbox has due, in the order it was queued. A letter the server

@@ -448,10 +448,26 @@ async fn clause_10_2_3_letters_sent_by_smtp_are_judged_over_imap_and_forwarded_t
     let fwds = outgoing(&d.store, game, "forward");
     assert_eq!(fwds.len(), 3, "{fwds:#?}");
     assert!(fwds.iter().all(|f| f.attempts == 0 && f.sent_at.is_some()));
+    // where the mailbox was read up to is kept (issue 14): past the last letter
+    let uid3 = *arrived(&stack, bot, &id3).await.last().unwrap();
+    let key = format!("imap://{bot}@{}:{}/INBOX", stack.host, stack.imap);
+    let kept = d
+        .store
+        .read(|tx| tx.mailbox_state(&key))
+        .unwrap()
+        .expect("the mailbox's resume point is kept");
+    assert!(kept.last_uid >= uid3, "{kept:?} is before uid {uid3}");
     // the store file is the state: reopened, it has the same three letters
     drop(d);
     let reopened = Store::open_existing(&db).unwrap();
     assert_eq!(all_judged(&reopened, game), 3);
+    // and a daemon started on it resumes there rather than at UID 1
+    let again = daemon(&stack, bot, reopened, Clock::System);
+    let point = again.inbox.resume_point().expect("resumed");
+    assert_eq!(
+        (point.uid_validity, point.last_uid),
+        (kept.uidvalidity, kept.last_uid)
+    );
 }
 
 /// Appends a letter straight into a user's INBOX over IMAP (as a delivery would, with no SMTP

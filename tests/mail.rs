@@ -108,7 +108,10 @@ async fn imap_fetch_keeps_uidvalidity_the_internaldate_postmark_and_8bit_windows
         "postmark {} not between {before} and {after}",
         got.received
     );
-    let (uid_validity, next_uid) = inbox.position().expect("position known after a fetch");
+    let point = inbox
+        .resume_point()
+        .expect("resume point known after a fetch");
+    let uid_validity = point.uid_validity;
     let MailId::Imap {
         mailbox,
         uid_validity: v,
@@ -118,7 +121,11 @@ async fn imap_fetch_keeps_uidvalidity_the_internaldate_postmark_and_8bit_windows
         panic!("not an imap id: {:?}", got.id)
     };
     assert_eq!((mailbox.as_str(), *v), ("INBOX", uid_validity));
-    assert!(*uid < next_uid);
+    // fetched but not marked: the point stays below it
+    assert!(
+        point.last_uid < *uid,
+        "{point:?} passed unprocessed uid {uid}"
+    );
     // the letter is still unprocessed, and `UID FETCH next:*` returns the last message even
     // past the end: the same connection must not hand it out again
     assert!(
@@ -130,10 +137,9 @@ async fn imap_fetch_keeps_uidvalidity_the_internaldate_postmark_and_8bit_windows
             .all(|m| m.id != got.id),
         "a fetched letter came again on the same connection"
     );
-    // a new connection rescans: an unprocessed letter is never lost
-    let mut again = ImapInbox::new(stack.imap("box03@tests.test", TlsMode::StartTls))
-        .unwrap()
-        .with_position(uid_validity, next_uid);
+    // a new inbox resuming from the point finds it: an unprocessed letter is never lost
+    let mut again = ImapInbox::new(stack.imap("box03@tests.test", TlsMode::StartTls)).unwrap();
+    again.resume_from(&point);
     assert!(
         again
             .fetch_new()
@@ -143,6 +149,11 @@ async fn imap_fetch_keeps_uidvalidity_the_internaldate_postmark_and_8bit_windows
             .any(|m| m.id == got.id)
     );
     again.mark_processed(&got.id).await.unwrap();
+    let moved = again.resume_point().unwrap();
+    assert!(
+        moved.last_uid >= *uid,
+        "{moved:?} not past the processed uid {uid}"
+    );
     assert!(
         inbox
             .fetch_new()
@@ -676,4 +687,68 @@ async fn an_idle_that_ran_its_span_ends_and_the_connection_keeps_working() {
     outbox.send(&mail).await.unwrap();
     let got = fetch_until(&mut inbox, &id).await;
     inbox.mark_processed(&got.id).await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the mail stack: scripts/test.sh runs them"]
+async fn a_resumed_inbox_reads_only_after_its_point_and_a_new_uidvalidity_reads_all() {
+    let Some(stack) = MailStack::from_env() else {
+        return;
+    };
+    let user = "box30@tests.test";
+    let mut outbox = SmtpOutbox::new(stack.smtp(user, TlsMode::None)).unwrap();
+    let old = unique_message_id("resume-old");
+    outbox
+        .send(&letter("bob@players.test", user, &old, "utf-8", b"old"))
+        .await
+        .unwrap();
+    let mut first = ImapInbox::new(stack.imap(user, TlsMode::None)).unwrap();
+    let got = fetch_until(&mut first, &old).await;
+    first.mark_processed(&got.id).await.unwrap();
+    let point = first.resume_point().expect("a point after a fetch");
+    let MailId::Imap { uid, .. } = got.id else {
+        panic!("not an imap id")
+    };
+    assert!(point.last_uid >= uid, "{point:?} not past processed {uid}");
+    first.logout().await;
+    // the old letter looks unprocessed again: only a search from UID 1 would return it
+    stack.unmark(user, "INBOX", uid).await;
+    let new = unique_message_id("resume-new");
+    outbox
+        .send(&letter("bob@players.test", user, &new, "utf-8", b"new"))
+        .await
+        .unwrap();
+
+    let mut resumed = ImapInbox::new(stack.imap(user, TlsMode::None)).unwrap();
+    resumed.resume_from(&point);
+    let fresh = fetch_until(&mut resumed, &new).await;
+    assert!(
+        !contains(&fresh.raw, format!("<{old}>").as_bytes()),
+        "the resumed inbox read the letter before its point"
+    );
+    let again = resumed.fetch_new().await.unwrap();
+    assert!(again.iter().all(|m| m.id != got.id), "the old letter came");
+    // the same point under another UIDVALIDITY (the mailbox was rebuilt) is forgotten
+    let mut rebuilt = ImapInbox::new(stack.imap(user, TlsMode::None)).unwrap();
+    let mut stale = point.clone();
+    stale.uid_validity = stale.uid_validity.wrapping_add(1);
+    rebuilt.resume_from(&stale);
+    let all = rebuilt.fetch_new().await.unwrap();
+    assert!(
+        all.iter().any(|m| m.id == got.id),
+        "a changed UIDVALIDITY did not rescan"
+    );
+    // another account's point is not taken
+    let mut other = ImapInbox::new(stack.imap(user, TlsMode::None)).unwrap();
+    let mut foreign = point.clone();
+    foreign.key = "imap://someone@elsewhere:143/INBOX".into();
+    other.resume_from(&foreign);
+    assert!(
+        other
+            .fetch_new()
+            .await
+            .unwrap()
+            .iter()
+            .any(|m| m.id == got.id)
+    );
 }

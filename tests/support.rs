@@ -143,6 +143,37 @@ impl MailStack {
     }
 }
 
+impl MailStack {
+    /// Takes the processed marks (`\\Seen` and zaochka's keyword) off a message, on a separate
+    /// plain connection: the letter looks new to a search of the whole mailbox.
+    pub async fn unmark(&self, user: &str, mailbox: &str, uid: u32) {
+        use futures::TryStreamExt;
+        let tcp = tokio::net::TcpStream::connect((self.host.as_str(), self.imap))
+            .await
+            .expect("connect to IMAP");
+        let mut client = async_imap::Client::new(tcp);
+        client.read_response().await.expect("greeting");
+        let mut session = client
+            .login(user, self.password(user).expose())
+            .await
+            .map_err(|(e, _)| e)
+            .expect("login");
+        session.select(mailbox).await.expect("select");
+        let flags = format!(
+            "-FLAGS.SILENT (\\Seen {})",
+            zaochka::mail::imap::PROCESSED_KEYWORD
+        );
+        session
+            .uid_store(uid.to_string(), &flags)
+            .await
+            .expect("store")
+            .try_collect::<Vec<_>>()
+            .await
+            .expect("store");
+        let _ = session.logout().await;
+    }
+}
+
 /// A Message-ID (without brackets) no other test or run uses.
 pub fn unique_message_id(tag: &str) -> String {
     use std::sync::atomic::{AtomicU32, Ordering};

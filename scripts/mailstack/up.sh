@@ -63,6 +63,7 @@ for i in $(seq -w 1 16); do USERS="$USERS box$i@tests.test:box${i}pass"; done
 for i in $(seq 17 24); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # e2e tests (tests/e2e.rs)
 for i in $(seq 25 28); do USERS="$USERS box$i@tests.test:box${i}pass"; done  # faults (tests/faults.rs)
 # players whose provider signs with DKIM (OpenDKIM on the submission port)
+USERS="$USERS box30@tests.test:box30pass box31@tests.test:box31pass"  # resume point (tests/mail.rs), bench
 USERS="$USERS box29@tests.test:box29pass white@dkim.test:whitepass black@dkim.test:blackpass"
 USERS="$USERS ${MAILSTACK_EXTRA_USERS:-}"
 

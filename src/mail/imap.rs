@@ -2,12 +2,17 @@
 //!
 //! - TLS: implicit (IMAPS), STARTTLS, or none (loopback tests); a private CA file as the only
 //!   root, or the Mozilla roots of `webpki-roots`.
-//! - Fetch by UID: the mailbox's UIDVALIDITY and the next UID to look at are kept here and
-//!   exposed ([`ImapInbox::position`], [`ImapInbox::with_position`]) so that the store can
-//!   persist them. After every (re)connection the whole mailbox is scanned once for letters not
-//!   yet marked processed (a crash between storing a letter and marking it loses nothing);
-//!   after that only UIDs from the next one on are fetched. `UID FETCH n:*` returns the last
-//!   message even when `n` is beyond it, so results are filtered.
+//! - Fetch by UID: the mailbox's UIDVALIDITY and its *resume point* are kept here: the lowest
+//!   UID that may still be unprocessed (every letter below it was marked processed; a letter
+//!   returned by a fetch but not marked yet, e.g. one whose sender check waits for the DNS,
+//!   holds the point at its UID). The point is exposed ([`Inbox::resume_point`]) for the store
+//!   to persist and given back after a restart ([`Inbox::resume_from`]). After a
+//!   (re)connection the mailbox is searched from the resume point, not from UID 1, so a
+//!   mailbox keeping years of processed letters costs only its new ones; letters returned
+//!   before but not marked come again (a crash between storing a letter and marking it loses
+//!   nothing). A changed UIDVALIDITY forgets the point: the mailbox is read from the start and
+//!   the store recognises letters it already has by Message-ID. `UID FETCH n:*` returns the
+//!   last message even when `n` is beyond it, so results are filtered.
 //! - The postmark is the message's INTERNALDATE; the body is fetched with `BODY.PEEK[]`, byte
 //!   for byte, without setting `\Seen`.
 //! - Processed letters get `\Seen` and the keyword [`PROCESSED_KEYWORD`]; with a processed
@@ -18,6 +23,7 @@
 //! - A broken connection is dropped; the next call reconnects, after a backoff (1 s doubling
 //!   to 60 s) that [`Inbox::wait_for_mail`] sleeps through.
 
+use std::collections::BTreeSet;
 use std::io;
 use std::path::PathBuf;
 use std::pin::Pin;
@@ -34,7 +40,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use super::{Inbox, IncomingMail, MailError, MailId, Password, TlsMode};
+use super::{Inbox, IncomingMail, MailError, MailId, Password, ResumePoint, TlsMode};
 
 /// The keyword set on every processed letter (besides `\Seen`).
 pub const PROCESSED_KEYWORD: &str = "ZaochkaProcessed";
@@ -156,8 +162,10 @@ pub struct ImapInbox {
     session: Option<Session<Stream>>,
     uid_validity: Option<u32>,
     next_uid: u32,
-    /// Where the next search starts: 1 after every new connection (the rescan), the rest of
-    /// a rescan cut at `max_per_fetch`, else `next_uid`.
+    /// UIDs returned by a fetch and not marked processed since.
+    outstanding: BTreeSet<u32>,
+    /// Where the next search starts: the resume point after every new connection, the rest
+    /// of a search cut at `max_per_fetch`, else `next_uid`.
     scan_from: u32,
     has_idle: bool,
     has_move: bool,
@@ -189,6 +197,7 @@ impl ImapInbox {
             session: None,
             uid_validity: None,
             next_uid: 1,
+            outstanding: BTreeSet::new(),
             scan_from: 1,
             has_idle: false,
             has_move: false,
@@ -197,18 +206,22 @@ impl ImapInbox {
         })
     }
 
-    /// Starts from a persisted position: the mailbox's UIDVALIDITY and the next UID to fetch.
-    /// If the server's UIDVALIDITY differs, the position is forgotten and the mailbox is read
-    /// from the start.
-    pub fn with_position(mut self, uid_validity: u32, next_uid: u32) -> Self {
-        self.uid_validity = Some(uid_validity);
-        self.next_uid = next_uid.max(1);
-        self
+    /// The lowest UID that may still be unprocessed (see the module docs).
+    fn low_water(&self) -> u32 {
+        self.outstanding
+            .first()
+            .copied()
+            .unwrap_or(self.next_uid)
+            .min(self.next_uid)
     }
 
-    /// The position to persist: `(UIDVALIDITY, next UID)`, once known.
-    pub fn position(&self) -> Option<(u32, u32)> {
-        self.uid_validity.map(|v| (v, self.next_uid))
+    /// The key under which the store keeps this mailbox's resume point: the account and the
+    /// mailbox, so that pointing the daemon at another server or mailbox starts afresh.
+    fn key(&self) -> String {
+        format!(
+            "imap://{}@{}:{}/{}",
+            self.settings.user, self.settings.host, self.settings.port, self.settings.mailbox
+        )
     }
 
     /// Connects and logs in now (the first fetch would do it anyway): lets a caller check the
@@ -271,7 +284,7 @@ impl ImapInbox {
                 self.session = Some(session);
                 self.failures = 0;
                 self.retry_at = None;
-                self.scan_from = 1;
+                self.scan_from = self.low_water();
                 Ok(())
             }
             Err(e) => {
@@ -409,6 +422,7 @@ impl ImapInbox {
                 "UIDVALIDITY changed: reading the mailbox from the start"
             );
             self.next_uid = 1;
+            self.outstanding.clear();
         }
         self.uid_validity = Some(validity);
         tracing::debug!(server = %self.server(), user = %self.settings.user, uid_validity = validity, "imap connected");
@@ -514,6 +528,11 @@ impl ImapInbox {
         let uids = self.search_from(self.scan_from).await?;
         let batch = &uids[..uids.len().min(self.settings.max_per_fetch.max(1))];
         let letters = self.fetch_uids(batch).await?;
+        for m in &letters {
+            if let MailId::Imap { uid, .. } = m.id {
+                self.outstanding.insert(uid);
+            }
+        }
         match batch.last() {
             Some(&last) => {
                 self.next_uid = self.next_uid.max(last.saturating_add(1));
@@ -649,10 +668,36 @@ impl Inbox for ImapInbox {
             return Err(MailError::NotFound { id: id.clone() });
         }
         let result = self.mark_connected(*uid).await;
-        if let Err(e) = &result {
-            self.after_error(e);
+        match &result {
+            Ok(()) => {
+                self.outstanding.remove(uid);
+            }
+            Err(e) => self.after_error(e),
         }
         result
+    }
+
+    fn resume_point(&self) -> Option<ResumePoint> {
+        Some(ResumePoint {
+            key: self.key(),
+            uid_validity: self.uid_validity?,
+            last_uid: self.low_water() - 1,
+        })
+    }
+
+    fn resume_key(&self) -> Option<String> {
+        Some(self.key())
+    }
+
+    fn resume_from(&mut self, point: &ResumePoint) {
+        if point.key != self.key() || self.session.is_some() {
+            return;
+        }
+        self.uid_validity = Some(point.uid_validity);
+        self.next_uid = point.last_uid.saturating_add(1).max(1);
+        self.outstanding.clear();
+        self.scan_from = self.next_uid;
+        tracing::info!(mailbox = %point.key, uid_validity = point.uid_validity, from_uid = self.next_uid, "imap: resuming where the last run stopped");
     }
 
     async fn wait_for_mail(&mut self, max: Duration) -> Result<(), MailError> {

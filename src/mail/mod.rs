@@ -10,6 +10,9 @@
 //!   that mailbox. A new inbox (a restart; for IMAP also a reconnection) returns every
 //!   unprocessed letter again, so the caller deduplicates by id, and a letter whose processing
 //!   was cut short is never lost. A letter never marked processed does not block the others.
+//!   An IMAP inbox may be given a [`ResumePoint`] a previous run kept: it then reads only from
+//!   there (every letter before it is processed), which keeps a restart's cost that of the
+//!   new letters however many old ones the mailbox holds.
 //! - [`Inbox::mark_processed`] is called after the letter is safely stored; it is idempotent.
 //!
 //! [`open_transports`] turns the configuration's `[maildir]` or `[imap]`+`[smtp]` into an
@@ -161,6 +164,38 @@ pub trait Inbox {
     fn skipped(&self) -> usize {
         0
     }
+
+    /// Where a later inbox on the same mailbox may start reading (every letter before it is
+    /// marked processed), for the store to keep: `None` when the inbox needs none (a Maildir
+    /// moves what it processed out of `new/`) or does not know it yet.
+    fn resume_point(&self) -> Option<ResumePoint> {
+        None
+    }
+
+    /// The key [`Inbox::resume_point`] will carry, known before the first fetch, so that the
+    /// caller can look the kept point up.
+    fn resume_key(&self) -> Option<String> {
+        None
+    }
+
+    /// Starts from a point a previous run kept (before the first fetch; ignored when its key
+    /// is not this inbox's). A mailbox whose UIDVALIDITY has changed since is read from the
+    /// start.
+    fn resume_from(&mut self, point: &ResumePoint) {
+        let _ = point;
+    }
+}
+
+/// Where reading a mailbox stands: under `uid_validity`, every letter up to `last_uid` is
+/// marked processed (see [`imap`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// The account and mailbox, e.g. `imap://zaochka@mail.example.org:993/INBOX`.
+    pub key: String,
+    /// The mailbox's UIDVALIDITY.
+    pub uid_validity: u32,
+    /// Every UID up to this one is processed.
+    pub last_uid: u32,
 }
 
 /// Where letters go.
@@ -215,6 +250,25 @@ impl Inbox for AnyInbox {
             AnyInbox::Maildir(m) => m.skipped(),
             AnyInbox::Imap(m) => m.skipped(),
             AnyInbox::Memory(m) => m.skipped(),
+        }
+    }
+    fn resume_point(&self) -> Option<ResumePoint> {
+        match self {
+            AnyInbox::Imap(m) => m.resume_point(),
+            AnyInbox::Maildir(_) | AnyInbox::Memory(_) => None,
+        }
+    }
+
+    fn resume_key(&self) -> Option<String> {
+        match self {
+            AnyInbox::Imap(m) => m.resume_key(),
+            AnyInbox::Maildir(_) | AnyInbox::Memory(_) => None,
+        }
+    }
+
+    fn resume_from(&mut self, point: &ResumePoint) {
+        if let AnyInbox::Imap(m) = self {
+            m.resume_from(point);
         }
     }
 }
