@@ -212,10 +212,13 @@ pub struct NumberedMove {
 }
 
 impl fmt::Display for NumberedMove {
+    /// `12. c3-d4`, `12... f8:d6`; on 10x10 in FMJD notation (`21. 28x19`, see
+    /// [`crate::rules::notation::shown`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = crate::rules::notation::shown(&self.text);
         match self.side {
-            Side::White => write!(f, "{}. {}", self.number, self.text),
-            Side::Black => write!(f, "{}... {}", self.number, self.text),
+            Side::White => write!(f, "{}. {text}", self.number),
+            Side::Black => write!(f, "{}... {text}", self.number),
         }
     }
 }
@@ -298,6 +301,9 @@ pub enum ProblemKind {
     /// Moves after a bare `Ход:` that cannot be the sender's own (not his turn, or not a
     /// legal move of his side): whose they are is unknown (10.2.3).
     UnlabelledMoves,
+    /// Not a fault: the sender asked for his diagrams from the other side (`Доска: от
+    /// чёрных`), said in the receipt.
+    BoardView,
 }
 
 /// Who a notice goes to.
@@ -455,6 +461,12 @@ pub enum NoticeKind {
         /// Why.
         reason: String,
     },
+    /// The sender's diagrams are drawn from the side he asked for (`Доска: от чёрных`), said
+    /// on its own when no receipt goes to him.
+    BoardView {
+        /// The side at the bottom of his diagrams now.
+        from: Side,
+    },
     /// A break granted or recorded in this game (10.4).
     BreakRecorded {
         /// Whose.
@@ -552,6 +564,10 @@ pub struct GameState {
     /// does not count it.
     #[serde(default)]
     pub is_annulled: bool,
+    /// The side each player asked to see this game's diagrams from (`Доска: от чёрных`);
+    /// `None` is White's side, as diagrams are usually printed.
+    #[serde(default)]
+    pub board_from: PerSide<Option<Side>>,
 }
 
 impl GameState {
@@ -598,6 +614,7 @@ impl GameState {
             last_forward: PerSide::default(),
             dates_warned: PerSide::default(),
             is_annulled: false,
+            board_from: PerSide::default(),
         }
     }
 

@@ -361,7 +361,8 @@ impl Office {
             let has_more = !letter.moves.is_empty()
                 || !letter.repeated.is_empty()
                 || letter.draw.is_some()
-                || letter.resign;
+                || letter.resign
+                || letter.board_from.is_some();
             if !has_more {
                 return Ok(Outcome::SetAside {
                     game: None,
@@ -1128,13 +1129,22 @@ impl Office {
         for n in notices {
             // Both players get a Substituted notice; the remark is said once in each letter.
             if let NoticeKind::Substituted { written, played } = &n.kind {
-                let note = words::substituted(lang, written, &played.to_string());
+                let note = words::substituted(
+                    lang,
+                    &crate::rules::notation::shown(written),
+                    &played.to_string(),
+                );
                 if !notes.contains(&note) {
                     notes.push(note);
                 }
             }
         }
         for n in notices {
+            // The diagram as its addressee asked to see it («Доска: от чёрных»).
+            let board = board.clone().seen_from_black(matches!(
+                n.to,
+                Recipient::Player(s) if state.board_from[s] == Some(Side::Black)
+            ));
             let recipients = self.recipients(state, n.to);
             let header = |to_name: &str| GameHeader {
                 to_name: to_name.to_string(),
@@ -1716,19 +1726,21 @@ fn join(moves: &[game::NumberedMove]) -> String {
         .join(" ")
 }
 
+/// The record as a letter shows it: `1. c3-d4 f6-g5 2. …`, FMJD notation on 10x10.
 fn record_text(record: &[game::NumberedMove]) -> String {
+    use crate::rules::notation::shown;
     let mut out = String::new();
     for m in record {
         if m.side == Side::White {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&format!("{}. {}", m.number, m.text));
+            out.push_str(&format!("{}. {}", m.number, shown(&m.text)));
         } else if out.is_empty() {
-            out.push_str(&format!("{}... {}", m.number, m.text));
+            out.push_str(&format!("{}... {}", m.number, shown(&m.text)));
         } else {
             out.push(' ');
-            out.push_str(&m.text);
+            out.push_str(&shown(&m.text));
         }
     }
     out
