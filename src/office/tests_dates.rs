@@ -204,7 +204,9 @@ fn started_with(sent: &str, settings: &str) -> Post {
             Ok::<_, StoreError>(())
         })
         .unwrap();
-    office.start_tournament(&mut store, CIPHER, at(sent)).unwrap();
+    office
+        .start_tournament(&mut store, CIPHER, at(sent))
+        .unwrap();
     let mut post = Post {
         office,
         store,
