@@ -922,7 +922,14 @@ impl Judge<'_> {
             },
             time: self.sub.time,
         };
-        let l = clockwork::ledger(&self.st, self.settings);
+        // The clock as it stood when the letter came: its pending answer is this letter's,
+        // with the real days it was sent and received, whatever moves of an accepted variant
+        // or forced moves the letter went on to make (10.2.4, 10.2.13).
+        let mut before = self.st.clone();
+        if before.answers.last().is_some_and(|a| a.by == me) {
+            before.answers.pop();
+        }
+        let l = clockwork::ledger(&before, self.settings);
         let check = l.check_claim(me, self.day(), &claim);
         let actual = check.actual.0;
         if self.settings.is_strict {

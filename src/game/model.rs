@@ -535,6 +535,11 @@ pub struct GameState {
     pub start: NaiveDate,
     /// Per-player start when the start list came late (10.3.2: the day after receipt).
     pub late_start: PerSide<Option<NaiveDate>>,
+    /// The day zaochka sent the start lists: the first of the three dates of the first move,
+    /// and sent after the start date, the day before both players' own start (10.3.2).
+    /// `None` in games stored before it was kept (and imported ones).
+    #[serde(default)]
+    pub start_list_sent: Option<NaiveDate>,
     /// The end-of-play date: no day after it is counted.
     pub end: NaiveDate,
     /// The plies played.
@@ -601,6 +606,7 @@ impl GameState {
             players: PerSide { white, black },
             start,
             late_start: PerSide::default(),
+            start_list_sent: None,
             end,
             moves: Vec::new(),
             answers: Vec::new(),
@@ -721,9 +727,14 @@ impl GameState {
             .collect()
     }
 
-    /// The player's start for the clock (10.3.2).
+    /// The player's start for the clock (10.3.2): one set by hand, else the day after the
+    /// start list was sent when that was after the start date, else the start date.
     pub fn start_of(&self, side: Side) -> NaiveDate {
-        self.late_start[side].unwrap_or(self.start)
+        let by_list = match self.start_list_sent {
+            Some(sent) if sent > self.start => sent.succ_opt().unwrap_or(sent),
+            _ => self.start,
+        };
+        self.late_start[side].unwrap_or(by_list)
     }
 
     /// The day the side to move received the position it must answer.

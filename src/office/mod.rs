@@ -984,7 +984,7 @@ impl Office {
             for pairing in &rr.pairings {
                 let (wi, bi) = (pairing.white as usize - 1, pairing.black as usize - 1);
                 let (w, b) = (&players[wi], &players[bi]);
-                let state = GameState::new(
+                let mut state = GameState::new(
                     t.cipher.clone(),
                     pairing.game,
                     variant,
@@ -993,6 +993,9 @@ impl Office {
                     t.start,
                     t.end,
                 );
+                // The start list goes out today: white's first date, and sent late, the
+                // day before both players' own start (10.3.2).
+                state.start_list_sent = Some(today);
                 let json = serde_json::to_string(&state)
                     .map_err(|source| OfficeError::State { game: 0, source })?;
                 tx.add_game(
@@ -1258,7 +1261,8 @@ impl Office {
                     if !continued.is_empty() {
                         these_notes.push(words::continued(lang, &join(continued)));
                     }
-                    let last = state.last_forward[n_side(n.to)].as_ref();
+                    // The dates of the letter acknowledged: the sender's own, as forwarded.
+                    let last = state.last_forward[n_side(n.to).other()].as_ref();
                     let ctx = out::Receipt {
                         game: header(&to_name),
                         moves: join(moves),
@@ -1411,16 +1415,19 @@ impl Office {
                     }
                 }
                 NoticeKind::TimeWarning {
-                    days_left,
+                    days_left: _,
                     overstep_day,
                 } => {
                     let side = n_side(n.to);
                     let ledger = state.ledger(&self.settings(t));
+                    let today = self.today(now, Some(t));
                     let ctx = out::Warning {
                         game: header(&to_name),
-                        used: ledger.total(side, self.today(now, Some(t))).max(0) as u32,
+                        used: ledger.total(side, today).max(0) as u32,
                         limit: ledger.limit(side).max(0) as u32,
-                        left: (*days_left).max(0) as u32,
+                        // The days left today, not on the day the warning fell due: a sweep
+                        // after an outage finds fewer.
+                        left: ledger.days_left(side, today).max(0) as u32,
                         overstep_day: fmt_date(*overstep_day),
                     };
                     self.queue(
@@ -1439,6 +1446,7 @@ impl Office {
                     let ctx = out::FirstMoveQuery {
                         game: header(&to_name),
                         start: fmt_date(*start),
+                        days: self.settings(t).first_move_query_after_days,
                         to_white: n.to == Recipient::Player(Side::White),
                     };
                     self.queue(
