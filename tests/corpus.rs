@@ -758,21 +758,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "helper kinds: the answer to the arbiter names no cipher or game",
     ),
     (
-        ".receipt.",
-        "empty",
-        "helper dates: a receipt prints the partner's previous dates, the first one empty",
-    ),
-    (
-        ".forward.",
-        "empty",
-        "helper dates: the first date of move 1 is empty (the start list's day)",
-    ),
-    (
-        ".repeat.",
-        "empty",
-        "helper dates: the first date of move 1 is empty in a repeat",
-    ),
-    (
         "penalty.note.",
         "clause",
         "helper kinds: the penalty notice cites the clause and then the arbiter's line «п. 10.3.3»",
