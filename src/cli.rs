@@ -315,7 +315,8 @@ pub enum ExportCommand {
 /// `zaochka rules …`
 #[derive(Debug, Subcommand)]
 pub enum RulesCommand {
-    /// Legal moves in full notation, sorted, space separated, one line per position.
+    /// Legal moves in full notation, sorted, space separated, one line per position: algebraic
+    /// on 8x8 (`c3-d4`, `c3:e5:c7`), FMJD numeric on 10x10 (`32-28`, `19x28`).
     Moves {
         /// russian, hundred or giveaway.
         #[arg(long)]
@@ -323,6 +324,9 @@ pub enum RulesCommand {
         /// The position (PDN FEN); without it, FENs are read one per line from stdin.
         #[arg(long)]
         fen: Option<String>,
+        /// Algebraic squares on 10x10 too (`c3-d4`, files a-k without j).
+        #[arg(long)]
+        algebraic: bool,
     },
     /// Count the leaf nodes of the move tree to a depth (routes with the same start, end
     /// and captured set count once).
@@ -444,7 +448,11 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Backup { file } => archive::backup(&ctx, &file),
         Command::Demo { dir } => ops::demo(&ctx, dir.as_deref()),
         Command::Rules { command } => match command {
-            RulesCommand::Moves { game, fen } => rules::moves(&game, fen.as_deref()),
+            RulesCommand::Moves {
+                game,
+                fen,
+                algebraic,
+            } => rules::moves(&game, fen.as_deref(), algebraic),
             RulesCommand::Perft { game, depth, fen } => rules::perft(&game, depth, fen.as_deref()),
         },
         Command::Letter { command } => match command {

@@ -2,6 +2,7 @@
 
 mod arbiter;
 mod cli;
+mod corpus;
 mod daemon;
 mod e2e;
 mod faults;

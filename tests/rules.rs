@@ -331,9 +331,23 @@ fn the_moves_command_lists_moves_per_fen_line() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0].split(' ').count(), 9);
+    // 10x10 speaks numbers (FMJD), sorted by square number
     assert_eq!(
         lines[0],
-        "b4-a5 b4-c5 d4-c5 d4-e5 f4-e5 f4-g5 h4-g5 h4-i5 k4-i5"
+        "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"
+    );
+    assert_eq!(
+        lines[1],
+        "16-21 17-21 17-22 18-22 18-23 19-23 19-24 20-24 20-25"
+    );
+    let out = Command::new(exe)
+        .args(["rules", "moves", "--game", "hundred", "--algebraic"])
+        .args(["--fen", "W:W31-50:B1-20"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "b4-a5 b4-c5 d4-c5 d4-e5 f4-e5 f4-g5 h4-g5 h4-i5 k4-i5\n"
     );
 
     let out = Command::new(exe)
@@ -352,6 +366,60 @@ fn the_moves_command_lists_moves_per_fen_line() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// Every 10x10 vector position through `rules moves --game hundred` on stdin: each line is
+/// the vector's moves in FMJD numeric notation (`22-18`, `22x15x8`), sorted by square number.
+#[test]
+fn the_moves_command_speaks_fmjd_numbers_on_every_hundred_vector() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let text = std::fs::read_to_string(data("movegen/movegen-shared.jsonl")).unwrap();
+    let mut fens = String::new();
+    let mut want = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["variant"] != "international" {
+            continue;
+        }
+        fens.push_str(v["fen"].as_str().unwrap());
+        fens.push('\n');
+        let mut moves: Vec<(Vec<u32>, String)> = v["pdn"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let m = m.as_str().unwrap().to_string();
+                let key = m.split(['-', 'x']).map(|n| n.parse().unwrap()).collect();
+                (key, m)
+            })
+            .collect();
+        moves.sort();
+        let moves: Vec<String> = moves.into_iter().map(|(_, m)| m).collect();
+        want.push(moves.join(" "));
+    }
+    assert_eq!(want.len(), 2000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zaochka"))
+        .args(["rules", "moves", "--game", "hundred"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(fens.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success());
+    let got = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = got.lines().collect();
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "vector {} of 10x10", i + 1);
+    }
+    assert!(
+        got.iter().any(|l| l.contains('x')),
+        "captures are in the vectors"
+    );
 }
 
 #[test]

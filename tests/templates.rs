@@ -331,6 +331,7 @@ fn clock_letters_name_their_clause_and_days() {
     let q = FirstMoveQuery {
         game: header(Lang::Ru),
         start: "01.12.2026".into(),
+        days: 30,
         to_white: true,
     };
     let (_, body) = case("first_move_query", Lang::Ru, "white", &q, false);

@@ -17,33 +17,49 @@ fn position(variant: Variant, fen: Option<&str>) -> Result<Position, super::CliE
     }
 }
 
-fn moves_line(pos: &Position) -> String {
-    let mut names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    names.sort();
-    names.join(" ")
+/// The legal moves, space separated: algebraic names sorted as text, or on 10x10 (unless
+/// `algebraic`) FMJD numeric notation sorted by the squares' numbers (`31-26 31-27 32-27 …`).
+fn moves_line(pos: &Position, algebraic: bool) -> String {
+    let moves = pos.legal_moves();
+    if algebraic || pos.variant().board_size() != 10 {
+        let mut names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        names.sort();
+        return names.join(" ");
+    }
+    let mut numbered: Vec<(Vec<u8>, String)> = moves
+        .iter()
+        .map(|m| (m.path().iter().map(|s| s.number()).collect(), m.shown()))
+        .collect();
+    numbered.sort();
+    numbered
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// `zaochka rules moves --game GAME [--fen FEN]`.
+/// `zaochka rules moves --game GAME [--fen FEN] [--algebraic]`.
 ///
-/// Prints the legal moves in full algebraic notation, sorted, space separated; without
-/// `--fen`, one line for each FEN line read from stdin.
+/// Prints the legal moves in full notation, space separated: algebraic on 8x8, sorted as
+/// text; FMJD numeric on 10x10 (`32-28`, `19x28`, every landing square), sorted by number,
+/// or algebraic with `algebraic`. Without `--fen`, one line for each FEN line read from stdin.
 ///
 /// # Errors
 /// Refused for an unknown game or a bad FEN.
-pub fn moves(game: &str, fen: Option<&str>) -> CliResult {
+pub fn moves(game: &str, fen: Option<&str>, algebraic: bool) -> CliResult {
     let variant = variant(game)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if let Some(f) = fen {
         let pos = position(variant, Some(f))?;
-        writeln!(out, "{}", moves_line(&pos))?;
+        writeln!(out, "{}", moves_line(&pos, algebraic))?;
         return Ok(());
     }
     for (n, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line?;
         let pos = Position::from_fen(variant, &line)
             .map_err(|e| refused(format!("line {}: {e}", n + 1)))?;
-        writeln!(out, "{}", moves_line(&pos))?;
+        writeln!(out, "{}", moves_line(&pos, algebraic))?;
     }
     Ok(())
 }

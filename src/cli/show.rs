@@ -141,6 +141,7 @@ fn record_of(state: &GameState) -> Result<GameRecord, CliError> {
 /// The record as the rules write it: semi-short on 8x8 (10.5.1), numeric full notation on
 /// 10x10 (`1. 32-28 19-23 2. …`).
 fn record_text(state: &GameState, record: &GameRecord) -> String {
+    use crate::rules::notation::shown;
     if let Ok(text) = record.to_semi_short() {
         return text;
     }
@@ -151,12 +152,12 @@ fn record_text(state: &GameState, record: &GameRecord) -> String {
         }
         match m.side {
             Side::White => {
-                let _ = write!(out, "{}. {}", m.number, m.text);
+                let _ = write!(out, "{}. {}", m.number, shown(&m.text));
             }
             Side::Black if i == 0 => {
-                let _ = write!(out, "{}... {}", m.number, m.text);
+                let _ = write!(out, "{}... {}", m.number, shown(&m.text));
             }
-            Side::Black => out.push_str(&m.text),
+            Side::Black => out.push_str(&shown(&m.text)),
         }
     }
     out

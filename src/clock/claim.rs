@@ -118,8 +118,8 @@ impl Ledger {
     /// (10.3.1, 10.3.3). Call it before or after [`Ledger::answer`] records the letter.
     ///
     /// The clock's dates: the first is the day the partner's letter came (its postmark:
-    /// when the mailbox received it), the second the day zaochka forwarded the move, the third
-    /// `today`. The time fraction is both players' totals after this answer.
+    /// when the mailbox received it; for the first move, the day the start list was sent),
+    /// the second the day zaochka forwarded the move, the third `today`. The time fraction is both players' totals after this answer.
     #[must_use]
     pub fn check_claim(&self, side: Side, today: NaiveDate, claim: &Claim) -> ClaimCheck {
         let entry = self
@@ -137,6 +137,8 @@ impl Ledger {
                 .filter_map(|a| a.answered)
                 .filter(|d| *d <= r)
                 .max()
+                // The first move answers the start list: the day it was sent (10.3.2).
+                .or(self.start_lists_sent[side])
         });
         let actual_dates = ThreeDates {
             partner_sent,

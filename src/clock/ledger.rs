@@ -237,6 +237,10 @@ pub struct Ledger {
     /// Each player's own start: the start date, or the day after the start list was sent when
     /// that was after the start date (10.3.2). No day before it is counted for that player.
     pub starts: PerSide<NaiveDate>,
+    /// The day each player's start list was sent, when known: the first of the three dates
+    /// of the first mover's first move (10.3.1, 10.3.2).
+    #[serde(default)]
+    pub start_lists_sent: PerSide<Option<NaiveDate>>,
     /// Every move of both players in order, the pending one (if any) last.
     pub answers: Vec<Answer>,
     /// Penalties and days given back.
@@ -280,6 +284,7 @@ impl Ledger {
             start,
             end_of_play,
             starts: PerSide::both(start),
+            start_lists_sent: PerSide::default(),
             answers: vec![Answer {
                 side: Side::White,
                 move_number: 1,
@@ -294,8 +299,8 @@ impl Ledger {
     }
 
     /// Records the day the start list was sent to a player: sent after the start date, the
-    /// player's own start is the day after it (10.3.2); for white this is also the day the
-    /// first move counts as received.
+    /// player's own start is the day after it (10.3.2); for the first mover this is also the
+    /// day the first move counts as received, and the day sent is its first date (10.3.1).
     pub fn start_list_sent(&mut self, side: Side, sent_on: NaiveDate) {
         let own = if sent_on > self.start {
             sent_on.succ_opt().unwrap_or(sent_on)
@@ -303,6 +308,12 @@ impl Ledger {
             self.start
         };
         self.starts[side] = own;
+        self.start_lists_sent[side] = Some(sent_on);
+        if let [first] = &mut self.answers[..]
+            && first.side == side
+        {
+            first.received = own;
+        }
     }
 
     /// The days on which no clock of this game runs: the effective days of both players'

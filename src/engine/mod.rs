@@ -120,12 +120,13 @@ pub struct Analysis {
     pub balance_changes_in: Option<u32>,
 }
 
-/// The moves of a line written as a letter would (full notation; numbers on 10x10).
+/// The moves of a line written as a letter would (full notation; FMJD numeric on 10x10,
+/// `32-28`, `19x28`).
 pub fn line_text(variant: Variant, pv: &[Move]) -> Vec<String> {
     pv.iter()
         .map(|m| {
             if variant == Variant::Hundred {
-                m.to_numeric()
+                m.to_pdn()
             } else {
                 m.to_string()
             }

@@ -131,7 +131,7 @@ fn lines_on_10x10_are_written_in_numbers() {
     assert!(line.len() >= 3, "{line:?}");
     assert!(
         line.iter().all(|m| m
-            .split(['-', ':'])
+            .split(['-', 'x'])
             .all(|n| n.parse::<u8>().is_ok_and(|n| (1..=50).contains(&n)))),
         "{line:?}"
     );

@@ -116,7 +116,7 @@ impl Pos {
                 Resolution::Ambiguous(moves) => {
                     let list = moves
                         .iter()
-                        .map(ToString::to_string)
+                        .map(rules::Move::shown)
                         .collect::<Vec<_>>()
                         .join(", ");
                     Resolved::Impossible {

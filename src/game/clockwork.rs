@@ -10,17 +10,23 @@ use crate::clock::{self, ClockSettings, Ledger, Side, TimeUsed};
 /// The game's clock ledger as of its present state.
 pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
     let mut l = Ledger::new(*settings, st.start, st.end);
-    for side in [Side::White, Side::Black] {
-        if let Some(day) = st.late_start[side] {
-            l.starts[side] = day;
-        }
-    }
     l.breaks = st.breaks.clone();
     l.suspensions = st.suspensions.clone();
     if st.first_mover() == Side::Black
         && let Some(first) = l.answers.first_mut()
     {
         first.side = Side::Black;
+    }
+    for side in [Side::White, Side::Black] {
+        if let Some(sent) = st.start_list_sent {
+            l.start_list_sent(side, sent);
+        }
+        // A start set by hand (an import, the arbiter) stands.
+        l.starts[side] = st.start_of(side);
+    }
+    // The first move counts as received on the first mover's own start (10.3.2).
+    if let [first] = &mut l.answers[..] {
+        first.received = l.starts[first.side];
     }
     let last = st.answers.len();
     for (i, a) in st.answers.iter().enumerate() {

@@ -185,7 +185,10 @@ fn deadlines(
             Deadline::FirstMoveQuery { day } => {
                 let notices = [Side::White, Side::Black]
                     .into_iter()
-                    .map(|s| to(s, NoticeKind::FirstMoveQuery { start: st.start }))
+                    .map(|s| {
+                        let start = st.start_of(st.first_mover());
+                        to(s, NoticeKind::FirstMoveQuery { start })
+                    })
                     .collect();
                 (DeadlineKind::FirstMoveQuery, Side::White, *day, notices)
             }

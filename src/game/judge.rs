@@ -40,6 +40,7 @@ pub fn judge_submission(
         notices: Vec::new(),
     };
     let decision = j.run();
+    j.board_view(&decision);
     Verdict {
         state: j.st,
         decision,
@@ -131,6 +132,40 @@ fn clauses(first: &str, second: Option<&str>) -> String {
 }
 
 impl Judge<'_> {
+    /// `Доска: от чёрных`: the sender's diagrams of this game are drawn from that side from
+    /// now on, whatever became of the rest of the letter (the wish is not a move). Said in
+    /// the receipt, or else in a short note of its own; a wish already granted is not said
+    /// again.
+    fn board_view(&mut self, decision: &Decision) {
+        let Some(from) = self.sub.board_from else {
+            return;
+        };
+        if matches!(decision, Decision::Rejected(Reason::WrongGame))
+            || self.st.board_from[self.me].unwrap_or(Side::White) == from
+        {
+            return;
+        }
+        self.st.board_from[self.me] = Some(from);
+        let me = Recipient::Player(self.me);
+        let (en, ru) = match from {
+            Side::White => ("White's", "белых"),
+            Side::Black => ("Black's", "чёрных"),
+        };
+        let note = problem(
+            "",
+            ProblemKind::BoardView,
+            format!("as you asked, the diagrams of this game are drawn from {en} side from now on"),
+            format!("как вы просили, диаграммы этой партии теперь рисуются со стороны {ru}"),
+        );
+        match self.notices.iter_mut().find_map(|n| match &mut n.kind {
+            NoticeKind::Receipt { problems, .. } if n.to == me => Some(problems),
+            _ => None,
+        }) {
+            Some(problems) => problems.push(note),
+            None => self.tell(me, NoticeKind::BoardView { from }),
+        }
+    }
+
     fn day(&self) -> NaiveDate {
         self.env.received
     }
@@ -887,7 +922,14 @@ impl Judge<'_> {
             },
             time: self.sub.time,
         };
-        let l = clockwork::ledger(&self.st, self.settings);
+        // The clock as it stood when the letter came: its pending answer is this letter's,
+        // with the real days it was sent and received, whatever moves of an accepted variant
+        // or forced moves the letter went on to make (10.2.4, 10.2.13).
+        let mut before = self.st.clone();
+        if before.answers.last().is_some_and(|a| a.by == me) {
+            before.answers.pop();
+        }
+        let l = clockwork::ledger(&before, self.settings);
         let check = l.check_claim(me, self.day(), &claim);
         let actual = check.actual.0;
         if self.settings.is_strict {

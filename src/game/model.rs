@@ -212,10 +212,13 @@ pub struct NumberedMove {
 }
 
 impl fmt::Display for NumberedMove {
+    /// `12. c3-d4`, `12... f8:d6`; on 10x10 in FMJD notation (`21. 28x19`, see
+    /// [`crate::rules::notation::shown`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = crate::rules::notation::shown(&self.text);
         match self.side {
-            Side::White => write!(f, "{}. {}", self.number, self.text),
-            Side::Black => write!(f, "{}... {}", self.number, self.text),
+            Side::White => write!(f, "{}. {text}", self.number),
+            Side::Black => write!(f, "{}... {text}", self.number),
         }
     }
 }
@@ -298,6 +301,9 @@ pub enum ProblemKind {
     /// Moves after a bare `Ход:` that cannot be the sender's own (not his turn, or not a
     /// legal move of his side): whose they are is unknown (10.2.3).
     UnlabelledMoves,
+    /// Not a fault: the sender asked for his diagrams from the other side (`Доска: от
+    /// чёрных`), said in the receipt.
+    BoardView,
 }
 
 /// Who a notice goes to.
@@ -455,6 +461,12 @@ pub enum NoticeKind {
         /// Why.
         reason: String,
     },
+    /// The sender's diagrams are drawn from the side he asked for (`Доска: от чёрных`), said
+    /// on its own when no receipt goes to him.
+    BoardView {
+        /// The side at the bottom of his diagrams now.
+        from: Side,
+    },
     /// A break granted or recorded in this game (10.4).
     BreakRecorded {
         /// Whose.
@@ -523,6 +535,11 @@ pub struct GameState {
     pub start: NaiveDate,
     /// Per-player start when the start list came late (10.3.2: the day after receipt).
     pub late_start: PerSide<Option<NaiveDate>>,
+    /// The day zaochka sent the start lists: the first of the three dates of the first move,
+    /// and sent after the start date, the day before both players' own start (10.3.2).
+    /// `None` in games stored before it was kept (and imported ones).
+    #[serde(default)]
+    pub start_list_sent: Option<NaiveDate>,
     /// The end-of-play date: no day after it is counted.
     pub end: NaiveDate,
     /// The plies played.
@@ -552,6 +569,10 @@ pub struct GameState {
     /// does not count it.
     #[serde(default)]
     pub is_annulled: bool,
+    /// The side each player asked to see this game's diagrams from (`Доска: от чёрных`);
+    /// `None` is White's side, as diagrams are usually printed.
+    #[serde(default)]
+    pub board_from: PerSide<Option<Side>>,
 }
 
 impl GameState {
@@ -585,6 +606,7 @@ impl GameState {
             players: PerSide { white, black },
             start,
             late_start: PerSide::default(),
+            start_list_sent: None,
             end,
             moves: Vec::new(),
             answers: Vec::new(),
@@ -598,6 +620,7 @@ impl GameState {
             last_forward: PerSide::default(),
             dates_warned: PerSide::default(),
             is_annulled: false,
+            board_from: PerSide::default(),
         }
     }
 
@@ -704,9 +727,14 @@ impl GameState {
             .collect()
     }
 
-    /// The player's start for the clock (10.3.2).
+    /// The player's start for the clock (10.3.2): one set by hand, else the day after the
+    /// start list was sent when that was after the start date, else the start date.
     pub fn start_of(&self, side: Side) -> NaiveDate {
-        self.late_start[side].unwrap_or(self.start)
+        let by_list = match self.start_list_sent {
+            Some(sent) if sent > self.start => sent.succ_opt().unwrap_or(sent),
+            _ => self.start,
+        };
+        self.late_start[side].unwrap_or(by_list)
     }
 
     /// The day the side to move received the position it must answer.

@@ -19,10 +19,11 @@ pub struct Written {
 }
 
 impl Written {
-    /// The text as written, for notices.
+    /// The text as written, for notices: the normal form, numeric captures with `x` as FMJD
+    /// writes them ([`crate::rules::notation::shown`]).
     pub fn shown(&self) -> String {
         match &self.text {
-            Ok(t) => t.to_string(),
+            Ok(t) => crate::rules::notation::shown(&t.to_string()),
             Err(ParseMoveError::Short(s) | ParseMoveError::Unreadable(s)) => s.clone(),
         }
     }
@@ -73,6 +74,8 @@ pub struct Submission {
     /// The letter also carries business that is not the judge's (a break announcement, an
     /// analysis for adjudication): a letter without moves is then not refused.
     pub has_other_business: bool,
+    /// The side the sender wants his diagrams drawn from (`Доска: от чёрных`).
+    pub board_from: Option<Side>,
 }
 
 fn side(s: letter::Side) -> Side {
@@ -123,7 +126,10 @@ impl From<&Letter> for Submission {
             }),
             is_resignation: l.resign,
             protest: l.protest.clone(),
-            has_other_business: l.break_.is_some() || l.analysis.is_some(),
+            has_other_business: l.break_.is_some()
+                || l.analysis.is_some()
+                || l.board_from.is_some(),
+            board_from: l.board_from.map(side),
         }
     }
 }

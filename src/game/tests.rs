@@ -2001,3 +2001,87 @@ fn every_problem_of_the_judge_has_a_russian_text() {
     }
     assert!(seen >= 5, "{seen}");
 }
+
+#[test]
+fn the_board_is_drawn_from_the_side_the_player_asks_for_and_the_receipt_says_so() {
+    let mut sub = letter("", "1. c3-d4");
+    sub.board_from = Some(Side::Black);
+    let v = send(&russian(), Side::White, "01.12.2026", &sub);
+    assert_eq!(v.decision, Decision::Accepted, "{:#?}", v.notices);
+    assert_eq!(v.state.board_from.white, Some(Side::Black));
+    assert_eq!(v.state.board_from.black, None);
+    let receipt = v
+        .notices
+        .iter()
+        .find_map(|n| match &n.kind {
+            NoticeKind::Receipt { problems, .. } if n.to == Recipient::Player(Side::White) => {
+                Some(problems)
+            }
+            _ => None,
+        })
+        .expect("a receipt to White");
+    let note = receipt
+        .iter()
+        .find(|p| p.kind == ProblemKind::BoardView)
+        .expect("the receipt says it");
+    assert!(
+        note.text_ru
+            .as_deref()
+            .unwrap()
+            .contains("со стороны чёрных"),
+        "{note:?}"
+    );
+    assert!(
+        !v.notices
+            .iter()
+            .any(|n| matches!(n.kind, NoticeKind::BoardView { .. })),
+        "said once, in the receipt"
+    );
+    // Asked again: nothing more to say.
+    let again = Submission {
+        board_from: Some(Side::Black),
+        has_other_business: true,
+        ..Submission::default()
+    };
+    let v2 = send(&v.state, Side::White, "02.12.2026", &again);
+    assert!(v2.notices.is_empty(), "{:#?}", v2.notices);
+}
+
+#[test]
+fn the_board_line_alone_is_granted_in_a_note_of_its_own_and_changes_nothing_else() {
+    let st = russian();
+    let sub = Submission {
+        board_from: Some(Side::Black),
+        has_other_business: true,
+        ..Submission::default()
+    };
+    let v = send(&st, Side::Black, "01.12.2026", &sub);
+    assert_eq!(v.decision, Decision::NoChange);
+    assert_eq!(v.state.board_from.black, Some(Side::Black));
+    assert_eq!(v.state.moves, st.moves);
+    assert_eq!(
+        v.notices,
+        vec![Notice {
+            to: Recipient::Player(Side::Black),
+            kind: NoticeKind::BoardView { from: Side::Black },
+        }]
+    );
+    // And back to White's side.
+    let back = Submission {
+        board_from: Some(Side::White),
+        has_other_business: true,
+        ..Submission::default()
+    };
+    let v = send(&v.state, Side::Black, "02.12.2026", &back);
+    assert_eq!(v.state.board_from.black, Some(Side::White));
+    assert_eq!(v.notices.len(), 1);
+}
+
+#[test]
+fn a_state_stored_before_the_board_line_existed_still_loads() {
+    let mut json: serde_json::Value = serde_json::to_value(russian()).unwrap();
+    json.as_object_mut().unwrap().remove("board_from");
+    let st: GameState = serde_json::from_value(json).unwrap();
+    assert_eq!(st.board_from.white, None);
+    assert_eq!(st.board_from.black, None);
+}

@@ -39,10 +39,11 @@ enum Kw {
     Protest,
     Analysis,
     Eval,
+    Board,
 }
 
 /// Group names of [`KEYWORDS`], in the order of the alternation.
-const GROUPS: [(&str, Kw); 21] = [
+const GROUPS: [(&str, Kw); 22] = [
     ("decline", Kw::Decline),
     ("accept", Kw::Accept),
     ("offer", Kw::Offer),
@@ -64,6 +65,7 @@ const GROUPS: [(&str, Kw); 21] = [
     ("protest", Kw::Protest),
     ("analysis", Kw::Analysis),
     ("eval", Kw::Eval),
+    ("board", Kw::Board),
 ];
 
 /// The keywords, over lower-cased text in which `ё` is `е`. Longer phrases come first where
@@ -97,6 +99,7 @@ static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<protest>протест|protest)",
         r"|(?P<analysis>анализ|analysis)",
         r"|(?P<eval>оценка|evaluation)",
+        r"|(?P<board>доска|board)",
     ))
     .expect("the keyword regex is a constant and compiles") // checked by every test
 });
@@ -131,6 +134,17 @@ static BREAK: LazyLock<Regex> = LazyLock::new(|| {
 static UNLABELLED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\d{1,3}\s*(?:\.{1,3}|…)\s*[\p{L}\d]{1,3}[-:x–—][\p{L}\d]{1,3}")
         .expect("constant regex compiles")
+});
+
+/// What follows `Доска` / `Board`: the side the player wants to see the board from
+/// (`от чёрных`, `со стороны белых`, `from black`, `from Black's side`, `чёрные`), over
+/// lower-cased text in which `ё` is `е`.
+static BOARD_SIDE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"\A[\s:\-–—]*(?:(?:от|со\s+стороны|с\s+стороны|from(?:\s+the\s+side\s+of)?|as)\s+)?",
+        r"(?:the\s+)?(бел|черн|white|black)",
+    ))
+    .expect("constant regex compiles")
 });
 
 static OPPONENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -923,6 +937,16 @@ pub(super) fn read_own_text(text: &str, ctx: &ReadContext) -> Letter {
             Kw::Eval => {
                 if let Some(e) = read_evaluation(lower_segment) {
                     letter.evaluation.get_or_insert(e);
+                }
+            }
+            Kw::Board => {
+                // Only `Доска: от чёрных` and the like: "доска у меня стоит" is prose.
+                if let Some(caps) = BOARD_SIDE.captures(lower_segment) {
+                    let side = match &caps[1] {
+                        "бел" | "white" => Side::White,
+                        _ => Side::Black,
+                    };
+                    letter.board_from.get_or_insert(side);
                 }
             }
         }

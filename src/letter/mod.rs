@@ -454,13 +454,18 @@ pub struct Letter {
     pub analysis: Option<String>,
     /// The evaluation in an analysis (`Оценка: ничья`).
     pub evaluation: Option<Evaluation>,
+    /// The side the sender wants his diagrams drawn from (`Доска: от чёрных`, `Board: from
+    /// black`); from then on in this game.
+    #[serde(rename = "board", skip_serializing_if = "Option::is_none")]
+    pub board_from: Option<Side>,
     /// What is wrong, with clauses. Reading never fails: problems are data.
     pub problems: Vec<Problem>,
 }
 
 impl Letter {
     /// Whether the letter asks for anything: moves, a repetition, variants, a draw offer or
-    /// acceptance, a resignation, a break, a protest, an analysis or an evaluation. A letter
+    /// acceptance, a resignation, a break, a protest, an analysis, an evaluation or the side
+    /// to draw the board from. A letter
     /// without any (a greeting, a scan in an attachment) is "not a letter at all" for the
     /// daemon; the cipher and game alone do not count.
     pub fn has_content(&self) -> bool {
@@ -473,6 +478,7 @@ impl Letter {
             || self.protest.is_some()
             || self.analysis.is_some()
             || self.evaluation.is_some()
+            || self.board_from.is_some()
     }
 }
 

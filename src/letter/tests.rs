@@ -444,3 +444,56 @@ fn every_problem_has_russian_text_without_latin_words() {
         assert_ne!(ru, p.to_string());
     }
 }
+
+#[test]
+fn the_board_line_says_which_side_to_draw_the_board_from() {
+    let from = |text: &str| read(text, &ReadContext::default()).board_from;
+    for text in [
+        "Доска: от чёрных",
+        "доска от черных",
+        "ДОСКА — со стороны чёрных.",
+        "Доска: чёрные",
+        "Board: from black",
+        "Board: from Black's side",
+        "board: from the side of Black",
+    ] {
+        assert_eq!(from(text), Some(Side::Black), "{text}");
+    }
+    for text in [
+        "Доска: от белых",
+        "Board: from white",
+        "Доска: со стороны белых",
+    ] {
+        assert_eq!(from(text), Some(Side::White), "{text}");
+    }
+    // Prose about a board asks for nothing.
+    for text in [
+        "Доска у меня стоит на столе.",
+        "Доскакал до почты.",
+        "Spent the evening at the board.",
+    ] {
+        assert_eq!(from(text), None, "{text}");
+    }
+}
+
+#[test]
+fn a_letter_with_the_board_line_alone_has_content_and_moves_are_read_beside_it() {
+    let l = read(
+        "Шифр: ЗШ-2026-1, партия 7\nДоска: от чёрных\nВаш ход: 1. 32-28\nМой ход: 1... 19-23\n",
+        &ReadContext::default(),
+    );
+    assert_eq!(l.board_from, Some(Side::Black));
+    assert_eq!(moves(&l.repeated), ["1. 32-28"]);
+    assert_eq!(moves(&l.moves), ["1... 19-23"]);
+    let alone = read(
+        "Шифр: ЗШ-2026-1, партия 7\nДоска: от чёрных\n",
+        &ReadContext::default(),
+    );
+    assert!(alone.has_content());
+    assert!(alone.problems.is_empty(), "{:?}", alone.problems);
+    let json = serde_json::to_value(&alone).unwrap();
+    assert_eq!(json["board"], "black");
+    // A letter without the line keeps the JSON of `letter read` as it was.
+    let plain = serde_json::to_value(read("Сдаюсь", &ReadContext::default())).unwrap();
+    assert!(plain.get("board").is_none(), "{plain}");
+}

@@ -206,7 +206,7 @@ fn apply(
         let Some((t, g)) = find_game(tx, order, thread)? else {
             return Ok(Err(Refusal(w(
                 lang,
-                "партия не найдена: укажите «Шифр …, партия N» или ответьте на письмо почтамта"
+                "партия не найдена: укажите «Шифр …, партия …» или ответьте на письмо почтамта"
                     .into(),
                 "no such game: write \"Tournament …, game N\" or reply to the mailbox's letter"
                     .into(),
@@ -1472,7 +1472,8 @@ pub fn final_report(
                 .unwrap_or_default(),
         });
         for d in tx.decisions_of(g.id)? {
-            if d.text != ADJUDICATION {
+            // the stored papers and the engine's view are no decisions of the arbiter
+            if d.text != ADJUDICATION && d.text != ENGINE_NOTE {
                 decisions.push(format!(
                     "{} {} ({}): {}",
                     w(lang, "партия".into(), "game".into()),

@@ -361,7 +361,8 @@ impl Office {
             let has_more = !letter.moves.is_empty()
                 || !letter.repeated.is_empty()
                 || letter.draw.is_some()
-                || letter.resign;
+                || letter.resign
+                || letter.board_from.is_some();
             if !has_more {
                 return Ok(Outcome::SetAside {
                     game: None,
@@ -983,7 +984,7 @@ impl Office {
             for pairing in &rr.pairings {
                 let (wi, bi) = (pairing.white as usize - 1, pairing.black as usize - 1);
                 let (w, b) = (&players[wi], &players[bi]);
-                let state = GameState::new(
+                let mut state = GameState::new(
                     t.cipher.clone(),
                     pairing.game,
                     variant,
@@ -992,6 +993,9 @@ impl Office {
                     t.start,
                     t.end,
                 );
+                // The start list goes out today: white's first date, and sent late, the
+                // day before both players' own start (10.3.2).
+                state.start_list_sent = Some(today);
                 let json = serde_json::to_string(&state)
                     .map_err(|source| OfficeError::State { game: 0, source })?;
                 tx.add_game(
@@ -1128,13 +1132,22 @@ impl Office {
         for n in notices {
             // Both players get a Substituted notice; the remark is said once in each letter.
             if let NoticeKind::Substituted { written, played } = &n.kind {
-                let note = words::substituted(lang, written, &played.to_string());
+                let note = words::substituted(
+                    lang,
+                    &crate::rules::notation::shown(written),
+                    &played.to_string(),
+                );
                 if !notes.contains(&note) {
                     notes.push(note);
                 }
             }
         }
         for n in notices {
+            // The diagram as its addressee asked to see it («Доска: от чёрных»).
+            let board = board.clone().seen_from_black(matches!(
+                n.to,
+                Recipient::Player(s) if state.board_from[s] == Some(Side::Black)
+            ));
             let recipients = self.recipients(state, n.to);
             let header = |to_name: &str| GameHeader {
                 to_name: to_name.to_string(),
@@ -1248,7 +1261,8 @@ impl Office {
                     if !continued.is_empty() {
                         these_notes.push(words::continued(lang, &join(continued)));
                     }
-                    let last = state.last_forward[n_side(n.to)].as_ref();
+                    // The dates of the letter acknowledged: the sender's own, as forwarded.
+                    let last = state.last_forward[n_side(n.to).other()].as_ref();
                     let ctx = out::Receipt {
                         game: header(&to_name),
                         moves: join(moves),
@@ -1401,16 +1415,19 @@ impl Office {
                     }
                 }
                 NoticeKind::TimeWarning {
-                    days_left,
+                    days_left: _,
                     overstep_day,
                 } => {
                     let side = n_side(n.to);
                     let ledger = state.ledger(&self.settings(t));
+                    let today = self.today(now, Some(t));
                     let ctx = out::Warning {
                         game: header(&to_name),
-                        used: ledger.total(side, self.today(now, Some(t))).max(0) as u32,
+                        used: ledger.total(side, today).max(0) as u32,
                         limit: ledger.limit(side).max(0) as u32,
-                        left: (*days_left).max(0) as u32,
+                        // The days left today, not on the day the warning fell due: a sweep
+                        // after an outage finds fewer.
+                        left: ledger.days_left(side, today).max(0) as u32,
                         overstep_day: fmt_date(*overstep_day),
                     };
                     self.queue(
@@ -1429,6 +1446,7 @@ impl Office {
                     let ctx = out::FirstMoveQuery {
                         game: header(&to_name),
                         start: fmt_date(*start),
+                        days: self.settings(t).first_move_query_after_days,
                         to_white: n.to == Recipient::Player(Side::White),
                     };
                     self.queue(
@@ -1716,19 +1734,21 @@ fn join(moves: &[game::NumberedMove]) -> String {
         .join(" ")
 }
 
+/// The record as a letter shows it: `1. c3-d4 f6-g5 2. …`, FMJD notation on 10x10.
 fn record_text(record: &[game::NumberedMove]) -> String {
+    use crate::rules::notation::shown;
     let mut out = String::new();
     for m in record {
         if m.side == Side::White {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&format!("{}. {}", m.number, m.text));
+            out.push_str(&format!("{}. {}", m.number, shown(&m.text)));
         } else if out.is_empty() {
-            out.push_str(&format!("{}... {}", m.number, m.text));
+            out.push_str(&format!("{}... {}", m.number, shown(&m.text)));
         } else {
             out.push(' ');
-            out.push_str(&m.text);
+            out.push_str(&shown(&m.text));
         }
     }
     out

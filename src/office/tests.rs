@@ -1057,3 +1057,6 @@ fn a_right_repetition_with_an_impossible_move_asks_for_no_moves_to_repeat() {
 
 #[path = "tests_dates.rs"]
 mod dates;
+
+#[path = "tests_hundred.rs"]
+mod hundred;

@@ -168,3 +168,223 @@ fn clause_10_3_4_the_repeat_names_the_silent_players_last_day() {
     );
     check_against_sweep(&mut post, last_day_in(&rep.text));
 }
+
+/// The `Даты:` line of a letter.
+fn dates_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| l.starts_with("Даты:"))
+        .unwrap_or_else(|| panic!("no dates in: {text}"))
+}
+
+/// Two players in a tournament starting 01.12.2026 whose start lists go out on `sent`.
+fn started_on(sent: &str) -> Post {
+    started_with(sent, "{}")
+}
+
+/// The same with the tournament's clock settings (JSON, as stored when it was added).
+fn started_with(sent: &str, settings: &str) -> Post {
+    let office = Office::new(config());
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .with_transaction(|tx| {
+            let t = tx.add_tournament(
+                &NewTournament {
+                    cipher: CIPHER,
+                    variant: "russian",
+                    name: "",
+                    start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+                    end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
+                    tz: "Europe/Moscow",
+                    settings,
+                },
+                at("2026-11-20"),
+            )?;
+            tx.add_player(t, "Иванов Иван", ALICE)?;
+            tx.add_player(t, "Петров Пётр", BOB)?;
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    office
+        .start_tournament(&mut store, CIPHER, at(sent))
+        .unwrap();
+    let mut post = Post {
+        office,
+        store,
+        n: 0,
+        auth: proven(),
+    };
+    post.take();
+    post
+}
+
+#[test]
+fn clause_10_3_1_a_receipt_shows_the_dates_of_the_letter_it_acknowledges() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let (_, sent) = post.letter(
+        BOB,
+        "2026-12-10",
+        "Шифр: ЗШ-2026-1\nПартия 1\nВаш ход: 1. c3-d4\nМой ход: 1... f6-g5",
+    );
+    // Black's own letter: white's move came on 01.12, reached black on 01.12, answered 10.12.
+    let receipt = one(&sent, "receipt", BOB);
+    assert_eq!(
+        dates_line(&receipt.text),
+        "Даты: 01.12.2026 / 01.12.2026 / 10.12.2026",
+        "{}",
+        receipt.text
+    );
+    assert_eq!(
+        dates_line(&receipt.text),
+        dates_line(&one(&sent, "forward", ALICE).text),
+        "the receipt and the forward of one letter carry the same dates"
+    );
+}
+
+#[test]
+fn clause_10_3_2_white_s_first_date_is_the_day_the_start_list_was_sent() {
+    let mut post = two();
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let fwd = one(&sent, "forward", BOB);
+    assert_eq!(
+        dates_line(&fwd.text),
+        "Даты: 25.11.2026 / 01.12.2026 / 01.12.2026",
+        "{}",
+        fwd.text
+    );
+    assert_eq!(
+        dates_line(&one(&sent, "receipt", ALICE).text),
+        "Даты: 25.11.2026 / 01.12.2026 / 01.12.2026"
+    );
+    // The repeat after 40 days carries the same original dates (10.3.4).
+    post.office
+        .sweep(&mut post.store, at("2027-01-12"))
+        .unwrap();
+    let sent = post.take();
+    let rep = one(&sent, "repeat", BOB);
+    assert!(
+        rep.text
+            .contains("Даты первичного отправления: 25.11.2026 / 01.12.2026 / 01.12.2026"),
+        "{}",
+        rep.text
+    );
+}
+
+#[test]
+fn clause_10_3_2_a_late_start_list_starts_white_the_day_after_it_was_sent() {
+    let mut post = started_on("2026-12-05");
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-07",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let fwd = one(&sent, "forward", BOB);
+    // Sent 05.12: white's own start is 06.12 (10.3.2), so 07.12 costs one day, not six.
+    assert_eq!(
+        dates_line(&fwd.text),
+        "Даты: 05.12.2026 / 06.12.2026 / 07.12.2026",
+        "{}",
+        fwd.text
+    );
+    assert!(
+        fwd.text.contains("Время (белые/чёрные): 1/0"),
+        "{}",
+        fwd.text
+    );
+}
+
+#[test]
+fn clause_10_2_13_after_an_accepted_variant_the_dates_are_the_moves_own() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    post.letter(
+        BOB,
+        "2026-12-02",
+        "Шифр: ЗШ-2026-1\nПартия 1\nВаш ход: 1. c3-d4\nМой ход: 1... f6-g5\n\
+         Если 2. g3-f4, то 2... b6-a5",
+    );
+    // White accepts black's variant and moves on: black's move came 02.12, reached white
+    // 02.12, answered 04.12 — not three times 04.12.
+    let (_, sent) = post.letter(
+        ALICE,
+        "2026-12-04",
+        "Шифр: ЗШ-2026-1\nПартия 1\nВаш ход: 1... f6-g5\nМой ход: 2. g3-f4 b6-a5 3. b2-c3",
+    );
+    let fwd = one(&sent, "forward", BOB);
+    assert!(fwd.text.contains("Принятая часть"), "{}", fwd.text);
+    assert_eq!(
+        dates_line(&fwd.text),
+        "Даты: 02.12.2026 / 02.12.2026 / 04.12.2026",
+        "{}",
+        fwd.text
+    );
+    assert_eq!(
+        dates_line(&one(&sent, "receipt", ALICE).text),
+        "Даты: 02.12.2026 / 02.12.2026 / 04.12.2026"
+    );
+}
+
+#[test]
+fn clause_10_3_4_the_first_move_query_names_the_tournament_s_days() {
+    let mut post = started_with("2026-11-25", r#"{"first_move_query_after_days": 21}"#);
+    post.office
+        .sweep(&mut post.store, at("2026-12-20"))
+        .unwrap();
+    assert!(post.take().is_empty(), "21 days have not passed");
+    post.office
+        .sweep(&mut post.store, at("2026-12-23"))
+        .unwrap();
+    let sent = post.take();
+    let white = one(&sent, "first_move_query", ALICE);
+    assert!(
+        white.text.contains("не получен уже 21 день (п. 10.3.4)"),
+        "{}",
+        white.text
+    );
+    let black = one(&sent, "first_move_query", BOB);
+    assert!(
+        black.text.contains("не получен за 21 день после начала"),
+        "{}",
+        black.text
+    );
+    assert!(!white.text.contains("30 дней") && !black.text.contains("30 дней"));
+}
+
+#[test]
+fn a_warning_sent_late_counts_the_days_really_left() {
+    let mut post = two();
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    // The warning fell due with 7 days left (14.01); the daemon was down until 17.01.
+    post.office
+        .sweep(&mut post.store, at("2027-01-17"))
+        .unwrap();
+    let sent = post.take();
+    let warning = one(&sent, "warning", BOB);
+    assert!(
+        warning.subject.ends_with("до просрочки осталось 3 дня"),
+        "{}",
+        warning.subject
+    );
+    assert!(
+        warning.text.contains("вы затратили 47 из 50 дней"),
+        "{}",
+        warning.text
+    );
+    assert!(warning.text.contains("просрочка наступит 21.01.2027"));
+}

@@ -338,6 +338,20 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
         (Lang::Ru, NoticeKind::Protest { by, text }) => {
             format!("протест ({}) по партии {n}: {text}", side(by))
         }
+        (Lang::Ru, NoticeKind::BoardView { from }) => format!(
+            "как вы просили, диаграммы партии {n} теперь рисуются со стороны {}.",
+            match from {
+                Side::White => "белых",
+                Side::Black => "чёрных",
+            }
+        ),
+        (Lang::En, NoticeKind::BoardView { from }) => format!(
+            "as you asked, the diagrams of game {n} are now drawn from {} side.",
+            match from {
+                Side::White => "White's",
+                Side::Black => "Black's",
+            }
+        ),
         (Lang::En, NoticeKind::Protest { by, text }) => {
             format!("a protest ({}) in game {n}: {text}", side(by))
         }

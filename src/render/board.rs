@@ -1,6 +1,11 @@
 //! Board diagrams for letters: a monospace text diagram for the plain part and a PNG picture
 //! for the HTML part. Both are drawn from [`Board`], a neutral description of a position, so
 //! the drawing knows nothing of move generation.
+//!
+//! A 10x10 diagram carries the FMJD square numbers (1 is White's top-left dark square, 50 the
+//! bottom-right), which 100-square players write their moves in: beside the text diagram as a
+//! key, in the corner of each dark square of the picture. A board may be drawn from Black's
+//! side ([`Board::is_flipped`]), as a player asks with «Доска: от чёрных».
 
 /// What stands on one square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,21 +17,52 @@ pub struct Man {
 }
 
 /// A position as a picture: `size` rows and columns, row 0 at the top (Black's side), column
-/// 0 on the left (file `a`), seen from White.
+/// 0 on the left (file `a`), seen from White; drawn turned half a turn when `is_flipped`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     /// 8 or 10.
     pub size: usize,
-    /// `size * size` cells, row-major from the top-left corner.
+    /// `size * size` cells, row-major from the top-left corner as White sees the board.
     pub cells: Vec<Option<Man>>,
+    /// Drawn from Black's side: rank 1 at the top, file `a` on the right.
+    pub is_flipped: bool,
 }
 
 impl Board {
-    /// An empty board of `size` × `size` squares.
+    /// An empty board of `size` × `size` squares, seen from White.
     pub fn empty(size: usize) -> Self {
         Board {
             size,
             cells: vec![None; size * size],
+            is_flipped: false,
+        }
+    }
+
+    /// The same board drawn from Black's side (`true`) or from White's (`false`).
+    pub fn seen_from_black(mut self, from_black: bool) -> Self {
+        self.is_flipped = from_black;
+        self
+    }
+
+    /// The PDN / FMJD number of the dark square at `row` (0 = top, White's view) and `col`:
+    /// 1 is the top-left dark square, numbered left to right, row by row towards White.
+    /// `None` for a light square.
+    pub fn number(&self, row: usize, col: usize) -> Option<usize> {
+        (row < self.size && col < self.size && self.is_dark(row, col))
+            .then(|| row * (self.size / 2) + col / 2 + 1)
+    }
+
+    /// Whether the square numbers are drawn: on 10x10, where moves are written in them.
+    pub fn has_numbers(&self) -> bool {
+        self.size == 10
+    }
+
+    /// The board's `(row, col)` (White's view) drawn at display row `r` and column `c`.
+    fn at(&self, r: usize, c: usize) -> (usize, usize) {
+        if self.is_flipped {
+            (self.size - 1 - r, self.size - 1 - c)
+        } else {
+            (r, c)
         }
     }
 
@@ -51,7 +87,8 @@ impl Board {
     /// A text diagram in the letter's language: men and kings by the initial of the colour
     /// (`б`/`ч` and `Б`/`Ч` in Russian, where a Latin `b` would read as «белые»; `w`/`b` and
     /// `W`/`B` in English), `.` empty dark squares, blanks for light squares, ranks on the
-    /// left, files below, and a one-line legend.
+    /// left, files below, and a one-line legend. On 10x10 the square numbers stand to the
+    /// right, row by row beside the board; a board seen from Black says so under the legend.
     pub fn to_text(&self, lang: super::Lang) -> String {
         let [wm, wk, bm, bk] = match lang {
             super::Lang::Ru => ['б', 'Б', 'ч', 'Ч'],
@@ -60,10 +97,11 @@ impl Board {
         let mut out = String::new();
         let border = format!("   +{}+\n", "-".repeat(self.size * 2 + 1));
         out.push_str(&border);
-        for row in 0..self.size {
-            let rank = self.size - row;
+        for r in 0..self.size {
+            let rank = self.size - self.at(r, 0).0;
             out.push_str(&format!("{rank:>2} |"));
-            for col in 0..self.size {
+            for c in 0..self.size {
+                let (row, col) = self.at(r, c);
                 let c = match self.cells[row * self.size + col] {
                     Some(Man {
                         is_white: true,
@@ -87,11 +125,27 @@ impl Board {
                 out.push(' ');
                 out.push(c);
             }
-            out.push_str(" |\n");
+            out.push_str(" |");
+            if self.has_numbers() {
+                let key: String = (0..self.size)
+                    .map(|c| {
+                        let (row, col) = self.at(r, c);
+                        self.number(row, col)
+                            .map_or_else(|| "   ".to_string(), |n| format!("{n:>3}"))
+                    })
+                    .collect();
+                out.push_str("  ");
+                out.push_str(key.trim_end());
+            }
+            out.push('\n');
         }
         out.push_str(&border);
         out.push_str("    ");
-        for f in self.files() {
+        let mut files = self.files();
+        if self.is_flipped {
+            files.reverse();
+        }
+        for f in files {
             out.push(' ');
             out.push(f);
         }
@@ -102,18 +156,32 @@ impl Board {
             }
             super::Lang::En => "w — White man, W — White king, b — Black man, B — Black king\n",
         });
+        if self.has_numbers() {
+            out.push_str(match lang {
+                super::Lang::Ru => "Справа — номера полей.\n",
+                super::Lang::En => "On the right: the square numbers.\n",
+            });
+        }
+        if self.is_flipped {
+            out.push_str(match lang {
+                super::Lang::Ru => "Доска показана со стороны чёрных.\n",
+                super::Lang::En => "The board is shown from Black's side.\n",
+            });
+        }
         out
     }
 
-    /// A PNG picture of the board with coordinates, about 400 pixels wide.
+    /// A PNG picture of the board with coordinates, about 400 pixels wide; on 10x10 each
+    /// dark square carries its number in its top-left corner.
     pub fn to_png(&self) -> Vec<u8> {
         let cell = if self.size == 8 { 44 } else { 36 };
         let margin = 18;
         let side = self.size * cell + 2 * margin;
         let mut img = Canvas::new(side, side, [255, 255, 255]);
-        for row in 0..self.size {
-            for col in 0..self.size {
-                let (x, y) = (margin + col * cell, margin + row * cell);
+        for r in 0..self.size {
+            for c in 0..self.size {
+                let (row, col) = self.at(r, c);
+                let (x, y) = (margin + c * cell, margin + r * cell);
                 let color = if self.is_dark(row, col) {
                     [118, 150, 86]
                 } else {
@@ -134,16 +202,23 @@ impl Board {
                         img.disc(cx, cy, r * 0.45, [212, 160, 23]);
                     }
                 }
+                if let Some(n) = self.number(row, col).filter(|_| self.has_numbers()) {
+                    img.label(x + 2, y + 2, &n.to_string());
+                }
             }
         }
         img.frame(margin - 1, margin - 1, self.size * cell + 2, [40, 40, 40]);
-        for (i, f) in self.files().into_iter().enumerate() {
+        let mut files = self.files();
+        if self.is_flipped {
+            files.reverse();
+        }
+        for (i, f) in files.into_iter().enumerate() {
             let x = margin + i * cell + cell / 2 - 2;
             img.glyph(x, side - margin + 6, f, [40, 40, 40]);
         }
-        for row in 0..self.size {
-            let rank = self.size - row;
-            let y = margin + row * cell + cell / 2 - 3;
+        for r in 0..self.size {
+            let rank = self.size - self.at(r, 0).0;
+            let y = margin + r * cell + cell / 2 - 3;
             let text = rank.to_string();
             for (k, ch) in text.chars().enumerate() {
                 img.glyph(3 + k * 6, y, ch, [40, 40, 40]);
@@ -219,6 +294,20 @@ impl Canvas {
                     self.set(x + dx, y + dy, c);
                 }
             }
+        }
+    }
+
+    /// Draws digits from the top-left corner (`x`, `y`): light, with a dark rim, so that they
+    /// read on a dark square and on a piece of either colour.
+    fn label(&mut self, x: usize, y: usize, text: &str) {
+        for (k, ch) in text.chars().enumerate() {
+            let gx = x + 1 + k * 6;
+            for (dx, dy) in [(0, 1), (2, 1), (1, 0), (1, 2)] {
+                self.glyph(gx + dx - 1, y + 1 + dy - 1, ch, [20, 20, 20]);
+            }
+        }
+        for (k, ch) in text.chars().enumerate() {
+            self.glyph(x + 1 + k * 6, y + 1, ch, [255, 255, 235]);
         }
     }
 
@@ -344,6 +433,130 @@ mod tests {
             Board::empty(10).files().iter().collect::<String>(),
             "abcdefghik"
         );
+    }
+
+    fn start_10x10() -> Board {
+        let mut b = Board::empty(10);
+        for row in 0..10 {
+            for col in 0..10 {
+                if b.is_dark(row, col) && row != 4 && row != 5 {
+                    let is_white = row > 5;
+                    b.put(
+                        row,
+                        col,
+                        Man {
+                            is_white,
+                            is_king: false,
+                        },
+                    );
+                }
+            }
+        }
+        b
+    }
+
+    /// The pixels of a PNG, RGB, and its width.
+    fn pixels(png_bytes: Vec<u8>) -> (Vec<u8>, usize) {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        (buf, info.width as usize)
+    }
+
+    fn pixel(p: &(Vec<u8>, usize), x: usize, y: usize) -> [u8; 3] {
+        let i = (y * p.1 + x) * 3;
+        [p.0[i], p.0[i + 1], p.0[i + 2]]
+    }
+
+    #[test]
+    fn fmjd_numbers_run_from_the_top_left_to_the_bottom_right() {
+        let b = Board::empty(10);
+        assert_eq!(b.number(0, 1), Some(1)); // b10
+        assert_eq!(b.number(0, 9), Some(5)); // k10
+        assert_eq!(b.number(9, 0), Some(46)); // a1
+        assert_eq!(b.number(9, 8), Some(50)); // i1
+        assert_eq!(b.number(0, 0), None);
+        assert_eq!(Board::empty(8).number(7, 6), Some(32)); // g1
+    }
+
+    #[test]
+    fn the_ten_by_ten_text_diagram_carries_the_square_numbers() {
+        let text = start_10x10().to_text(crate::render::Lang::Ru);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[1],
+            "10 |   ч   ч   ч   ч   ч |       1     2     3     4     5"
+        );
+        assert_eq!(
+            lines[5],
+            " 6 |   .   .   .   .   . |      21    22    23    24    25"
+        );
+        assert_eq!(
+            lines[10],
+            " 1 | б   б   б   б   б   |   46    47    48    49    50"
+        );
+        assert!(text.contains("\nСправа — номера полей.\n"), "{text}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 72), "{text}");
+        let en = start_10x10().to_text(crate::render::Lang::En);
+        assert!(en.ends_with("On the right: the square numbers.\n"), "{en}");
+        // 8x8 is written algebraically: no numbers there
+        let eight = start_8x8().to_text(crate::render::Lang::Ru);
+        assert!(!eight.contains("номера"), "{eight}");
+        assert!(!eight.lines().nth(1).unwrap().contains('1'), "{eight}");
+    }
+
+    #[test]
+    fn a_board_seen_from_black_is_turned_half_a_turn() {
+        let text = start_8x8()
+            .seen_from_black(true)
+            .to_text(crate::render::Lang::Ru);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], " 1 |   б   б   б   б |");
+        assert_eq!(lines[8], " 8 | ч   ч   ч   ч   |");
+        assert!(text.contains("     h g f e d c b a\n"), "{text}");
+        assert!(
+            text.ends_with("Доска показана со стороны чёрных.\n"),
+            "{text}"
+        );
+        let ten = start_10x10()
+            .seen_from_black(true)
+            .to_text(crate::render::Lang::En);
+        let lines: Vec<&str> = ten.lines().collect();
+        assert_eq!(
+            lines[1],
+            " 1 |   w   w   w   w   w |      50    49    48    47    46"
+        );
+        assert_eq!(
+            lines[10],
+            "10 | b   b   b   b   b   |    5     4     3     2     1"
+        );
+        assert!(ten.contains("     k i h g f e d c b a\n"), "{ten}");
+        assert!(
+            ten.ends_with("The board is shown from Black's side.\n"),
+            "{ten}"
+        );
+        assert!(
+            !start_8x8()
+                .to_text(crate::render::Lang::Ru)
+                .contains("стороны")
+        );
+    }
+
+    #[test]
+    fn the_ten_by_ten_picture_numbers_each_dark_square_and_turns_for_black() {
+        const LABEL: [u8; 3] = [255, 255, 235];
+        // Square 1 (b10) is drawn at x 54, y 18: its label's "1" has its top pixel at x 59.
+        let white = pixels(start_10x10().to_png());
+        assert_eq!(pixel(&white, 59, 21), LABEL);
+        assert_ne!(pixel(&white, 57, 21), LABEL);
+        // Seen from Black the same corner holds 50: the "5" has a full top row.
+        let black = pixels(start_10x10().seen_from_black(true).to_png());
+        assert_eq!(pixel(&black, 57, 21), LABEL);
+        // No numbers on 8x8.
+        let eight = pixels(start_8x8().to_png());
+        assert!(!eight.0.chunks(3).any(|p| p == LABEL));
+        assert_ne!(white, black);
     }
 
     #[test]

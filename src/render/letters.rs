@@ -218,13 +218,16 @@ pub struct Repeat {
     pub last_day: Option<LastDay>,
 }
 
-/// The query to White when no first move came within 30 days (10.3.4).
+/// The query to White when no first move came within the days of the tournament's setting
+/// (30, 10.3.4).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct FirstMoveQuery {
     /// The game.
     pub game: GameHeader,
-    /// The start date.
+    /// The start date (White's own, when the start list came late, 10.3.2).
     pub start: String,
+    /// The days waited for the first move: the tournament's setting (30, 10.3.4).
+    pub days: u32,
     /// The addressee is White (else this tells Black that White was asked).
     pub to_white: bool,
 }

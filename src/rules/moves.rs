@@ -99,6 +99,17 @@ impl Move {
         self.write(true, "x")
     }
 
+    /// The move as zaochka shows it to a reader of this board: full algebraic notation on
+    /// 8x8 (`c3-d4`, `c3:e5:c7`), FMJD numeric notation on 10x10 (`32-28`, `19x28`,
+    /// `28x19x10`), every landing square named (10.2.2).
+    pub fn shown(&self) -> String {
+        if self.from().board_size() == 10 {
+            self.to_pdn()
+        } else {
+            self.to_string()
+        }
+    }
+
     pub(crate) fn compact(&self) -> CMove {
         let size = self.from().board_size();
         let bit = |s: Square| bit_for(size, s.index());

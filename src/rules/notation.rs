@@ -297,6 +297,25 @@ impl fmt::Display for MoveText {
     }
 }
 
+/// A move text in zaochka's full notation (a stored move: `c3:e5:c7`, `19:28`) as zaochka
+/// shows it to a reader: a numeric capture has `x` between its squares, as the FMJD numeric
+/// notation writes it (`19x28`, `28x19x10`); algebraic and quiet moves are unchanged. Only
+/// 10x10 moves are stored numeric, so the text alone says which board it is.
+///
+/// ```
+/// use zaochka::rules::notation::shown;
+/// assert_eq!(shown("19:28:37"), "19x28x37");
+/// assert_eq!(shown("32-28"), "32-28");
+/// assert_eq!(shown("c3:e5:c7"), "c3:e5:c7");
+/// ```
+pub fn shown(text: &str) -> String {
+    if text.starts_with(|c: char| c.is_ascii_digit()) {
+        text.replace(':', "x")
+    } else {
+        text.to_owned()
+    }
+}
+
 impl MoveText {
     /// The starting square, if any square is named.
     pub fn from_square(&self) -> Option<SquareText> {
@@ -343,6 +362,14 @@ mod tests {
             assert_eq!(m.to_string(), s);
             assert_eq!(parse(&m.to_string()).unwrap(), m);
         }
+    }
+
+    #[test]
+    fn a_shown_numeric_capture_reads_back_as_the_same_move() {
+        for stored in ["19:28", "28:19:10", "32-28", "c3:e5:c7", "a1-b2"] {
+            assert_eq!(parse(&shown(stored)), parse(stored), "{stored}");
+        }
+        assert_eq!(shown("28:19:10"), "28x19x10");
     }
 
     #[test]

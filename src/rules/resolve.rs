@@ -83,8 +83,9 @@ pub enum IllegalReason {
     PieceCannotMove(Square),
 }
 
+/// The moves in the board's own notation ([`Move::shown`]: numeric on 10x10).
 fn list(moves: &[Move]) -> String {
-    let mut names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let mut names: Vec<String> = moves.iter().map(Move::shown).collect();
     names.dedup();
     names.join(", ")
 }
@@ -100,9 +101,11 @@ impl IllegalReason {
             IllegalReason::NotOnBoard(sq) => {
                 format!("поля {} нет на доске (п. 10.2.10)", square_text(*sq))
             }
-            IllegalReason::NoPiece(sq) => format!("на поле {sq} нет шашки (п. 10.2.10)"),
+            IllegalReason::NoPiece(sq) => {
+                format!("на поле {} нет шашки (п. 10.2.10)", sq.shown())
+            }
             IllegalReason::NotYourPiece(sq) => {
-                format!("на поле {sq} шашка соперника (п. 10.2.10)")
+                format!("на поле {} шашка соперника (п. 10.2.10)", sq.shown())
             }
             IllegalReason::CaptureCompulsory(m) => {
                 format!("бить обязательно: {} (п. 10.2.10)", list(m))
@@ -122,7 +125,7 @@ impl IllegalReason {
                 format!("так эта шашка не ходит; возможно: {} (п. 10.2.10)", list(m))
             }
             IllegalReason::PieceCannotMove(sq) => {
-                format!("шашка на {sq} не имеет хода (п. 10.2.10)")
+                format!("шашка на поле {} не имеет хода (п. 10.2.10)", sq.shown())
             }
         }
     }
@@ -142,9 +145,11 @@ impl fmt::Display for IllegalReason {
                     square_text(*sq)
                 )
             }
-            IllegalReason::NoPiece(sq) => write!(f, "there is no piece on {sq} (10.2.10)"),
+            IllegalReason::NoPiece(sq) => {
+                write!(f, "there is no piece on {} (10.2.10)", sq.shown())
+            }
             IllegalReason::NotYourPiece(sq) => {
-                write!(f, "the piece on {sq} is the opponent's (10.2.10)")
+                write!(f, "the piece on {} is the opponent's (10.2.10)", sq.shown())
             }
             IllegalReason::CaptureCompulsory(m) => {
                 write!(f, "a capture is compulsory: {} (10.2.10)", list(m))
@@ -168,7 +173,7 @@ impl fmt::Display for IllegalReason {
                 )
             }
             IllegalReason::PieceCannotMove(sq) => {
-                write!(f, "the piece on {sq} has no move (10.2.10)")
+                write!(f, "the piece on {} has no move (10.2.10)", sq.shown())
             }
         }
     }

@@ -135,6 +135,18 @@ impl Square {
     }
 }
 
+impl Square {
+    /// The square as zaochka shows it to a reader of this board: its algebraic name on 8x8
+    /// (`c3`), its FMJD number on 10x10 (`32`).
+    pub fn shown(self) -> String {
+        if self.size == 10 {
+            self.number().to_string()
+        } else {
+            self.to_string()
+        }
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file_char(), self.rank())
@@ -166,6 +178,12 @@ mod tests {
                 assert_eq!(Square::from_algebraic(size, &sq.to_string()), Some(sq));
             }
         }
+    }
+
+    #[test]
+    fn squares_are_shown_by_number_on_ten_by_ten_and_by_name_on_eight_by_eight() {
+        assert_eq!(Square::from_number(10, 32).unwrap().shown(), "32");
+        assert_eq!(Square::from_number(8, 22).unwrap().shown(), "c3");
     }
 
     #[test]

@@ -182,3 +182,29 @@ fn routes_with_the_same_captures_count_as_one_when_resolving() {
     assert!(m == "c3:a5:c7:e5:c3" || m == "c3:e5:c7:a5:c3", "{m}");
     assert_eq!(legal("c3:e5:c7:a5:c3", &p), "c3:e5:c7:a5:c3");
 }
+
+#[test]
+fn reasons_on_the_hundred_board_name_moves_and_squares_by_number() {
+    let p = pos(Variant::Hundred, "W:Wc3,i3:Bd4,h4,h6");
+    let r = reason("c3:e5", &p);
+    // i3 = 40, g5 = 29, i7 = 20: the majority capture, in FMJD notation
+    assert_eq!(
+        r.ru(),
+        "бить нужно наибольшее число шашек: 40x29x20 (п. 10.2.10)"
+    );
+    assert_eq!(
+        r.to_string(),
+        "the most pieces must be taken: 40x29x20 (10.2.10)"
+    );
+    let start = Position::start(Variant::Hundred);
+    assert_eq!(
+        reason("28-23", &start).ru(),
+        "на поле 28 нет шашки (п. 10.2.10)"
+    );
+    // 8x8 keeps the algebraic names
+    let r = Position::start(Variant::Russian);
+    assert_eq!(
+        reason("d4-e5", &r).ru(),
+        "на поле d4 нет шашки (п. 10.2.10)"
+    );
+}
