@@ -763,11 +763,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "helper kinds: the penalty notice cites the clause and then the arbiter's line «п. 10.3.3»",
     ),
     (
-        "result_by_arbiter.result.",
-        "empty",
-        "corpus: the arbiter's result names no reason («решение главного судьи: »)",
-    ),
-    (
         "no_overstep.note.petrov",
         "last_day",
         "helper kinds: the ruling of no overstep hands the move back without the player's last day",
@@ -900,6 +895,14 @@ fn lint(name: &str, l: &Letter) -> Vec<(&'static str, String)> {
                 .nth(3)
                 .map_or(text.len(), |(i, _)| pair[1].end() + i);
             faults.push(("clause", format!("«…{}…»", &text[from..to])));
+        }
+    }
+    // no two brackets in a row: "(таблица 2, п. 10.3.6) (на 02.03.2026)"
+    for (i, _) in text.match_indices(')') {
+        let rest = text[i + 1..].trim_start_matches([' ', '\t']);
+        if rest.starts_with('(') {
+            let line = text[..i].rsplit('\n').next().unwrap_or_default();
+            faults.push(("brackets", format!("«{line}) (…»")));
         }
     }
     // no empty value: "Даты:  / 10.01.2026", "решение главного судьи: )", "()"

@@ -374,7 +374,7 @@ fn overstep_letters_carry_table_2_and_the_protest_deadline() {
         moves_counted: 9,
         day: "20.12.2026".into(),
         protest_until: "30.12.2026".into(),
-        timechart: "ход  получен    отправлен  дни  всего\n 1.  01.12.2026 20.12.2026  19   19\n"
+        timechart: "График времени на обдумывание (таблица 2, п. 10.3.6), на 20.12.2026\nход  получен    отправлен  дни  всего\n 1.  01.12.2026 20.12.2026  19   19\n"
             .into(),
         record: "1.cd4 fg5".into(),
     };

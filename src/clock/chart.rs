@@ -290,7 +290,7 @@ impl TimeChart {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{} ({} {})",
+            "{}, {} {}",
             labels.title,
             labels.as_of,
             self.as_of.format("%d.%m.%Y")

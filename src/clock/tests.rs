@@ -749,7 +749,7 @@ fn clause_10_3_6_the_time_chart_text_is_a_fixed_width_table_in_russian_or_englis
     let chart = sample_game().time_chart(d26(3, 20));
     let ru = chart.to_text(&ChartLabels::default());
     let expected_ru = "\
-График времени на обдумывание (таблица 2, п. 10.3.6) (на 20.03.2026)
+График времени на обдумывание (таблица 2, п. 10.3.6), на 20.03.2026
      | Белые                                   | Чёрные
  Ход | Получен    Ответ        Дни Штраф Итого | Получен    Ответ        Дни Штраф Итого
 ----------------------------------------------------------------------------------------
@@ -763,7 +763,7 @@ fn clause_10_3_6_the_time_chart_text_is_a_fixed_width_table_in_russian_or_englis
 ";
     assert_eq!(ru, expected_ru);
     let en = chart.to_text(&ChartLabels::en());
-    assert!(en.starts_with("Time chart (Table 2, clause 10.3.6) (as of 20.03.2026)"));
+    assert!(en.starts_with("Time chart (Table 2, clause 10.3.6), as of 20.03.2026"));
     assert!(en.contains("Received   Answered"));
     // Every data line of the table has the same width (chars, not bytes).
     let widths: Vec<usize> = ru

@@ -271,13 +271,21 @@ pub fn ending(lang: Lang, how: &Ending, variant: Variant) -> String {
         (Lang::En, Ending::Agreement) => "draw by agreement".into(),
         (Lang::Ru, Ending::DrawRule { rule_ru, .. }) => format!("ничья: {rule_ru}"),
         (Lang::En, Ending::DrawRule { rule, .. }) => format!("draw: {rule}"),
+        // no note: the arbiter's bare «Результат: 0-1» (never "decision: " with nothing after)
+        (Lang::Ru, Ending::Arbiter { note }) if note.trim().is_empty() => {
+            "решение главного судьи".into()
+        }
+        (Lang::En, Ending::Arbiter { note }) if note.trim().is_empty() => {
+            "the chief arbiter's decision".into()
+        }
         (Lang::Ru, Ending::Arbiter { note }) => format!("решение главного судьи: {note}"),
         (Lang::En, Ending::Arbiter { note }) => format!("the chief arbiter's decision: {note}"),
         (Lang::Ru, Ending::Overstep { side: s }) => {
-            format!("{}: просрочка времени (п. 10.3.7)", side(s))
+            // written inside the result's brackets: no brackets of its own
+            format!("{}: просрочка времени, п. 10.3.7", side(s))
         }
         (Lang::En, Ending::Overstep { side: s }) => {
-            format!("{}: time limit overstepped (10.3.7)", side(s))
+            format!("{}: time limit overstepped, 10.3.7", side(s))
         }
         #[allow(unreachable_patterns)]
         _ => String::new(),
