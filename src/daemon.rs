@@ -163,13 +163,12 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
     pub fn new(
         office: Office,
         store: Store,
-        inbox: I,
+        mut inbox: I,
         outbox: O,
         clock: Clock,
         max_wait: Duration,
     ) -> Result<Self, AuthError> {
         let verifier = Verifier::new(&office.config.auth)?;
-        let mut inbox = inbox;
         let kept = resume(&store, &mut inbox);
         Ok(Daemon {
             office,
@@ -350,11 +349,12 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
     /// Stores the inbox's resume point when it moved: once a pass, in a transaction of its
     /// own (a point kept late only makes the next start read a few processed letters again).
     fn keep_resume_point(&mut self) {
-        let point = self.inbox.resume_point();
-        if point.is_none() || point == self.kept {
+        let Some(p) = self.inbox.resume_point() else {
+            return;
+        };
+        if self.kept.as_ref() == Some(&p) {
             return;
         }
-        let Some(p) = point else { return };
         let state = MailboxState {
             uidvalidity: p.uid_validity,
             last_uid: p.last_uid,

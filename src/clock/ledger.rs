@@ -274,6 +274,16 @@ impl Suspension {
     }
 }
 
+/// A player's own start when his start list was sent on `sent_on` (10.3.2): the start date,
+/// or the day after the list when it went out after the start date.
+pub fn own_start(start: NaiveDate, sent_on: NaiveDate) -> NaiveDate {
+    if sent_on > start {
+        sent_on.succ_opt().unwrap_or(sent_on)
+    } else {
+        start
+    }
+}
+
 impl Ledger {
     /// A game's clock at the start: white's first move is pending, received on the start date
     /// (10.3.2).
@@ -302,11 +312,7 @@ impl Ledger {
     /// player's own start is the day after it (10.3.2); for the first mover this is also the
     /// day the first move counts as received, and the day sent is its first date (10.3.1).
     pub fn start_list_sent(&mut self, side: Side, sent_on: NaiveDate) {
-        let own = if sent_on > self.start {
-            sent_on.succ_opt().unwrap_or(sent_on)
-        } else {
-            self.start
-        };
+        let own = own_start(self.start, sent_on);
         self.starts[side] = own;
         self.start_lists_sent[side] = Some(sent_on);
         if let [first] = &mut self.answers[..]

@@ -18,10 +18,8 @@ pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
         first.side = Side::Black;
     }
     for side in [Side::White, Side::Black] {
-        if let Some(sent) = st.start_list_sent {
-            l.start_list_sent(side, sent);
-        }
-        // A start set by hand (an import, the arbiter) stands.
+        l.start_lists_sent[side] = st.start_list_sent;
+        // the list's day (10.3.2), unless a start was set by hand (an import, the arbiter)
         l.starts[side] = st.start_of(side);
     }
     // The first move counts as received on the first mover's own start (10.3.2).

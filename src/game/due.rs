@@ -202,7 +202,8 @@ fn deadlines(
                 let notices = vec![to(
                     *side,
                     NoticeKind::TimeWarning {
-                        days_left: *days_left,
+                        // a sweep after an outage finds fewer days than on the warning's day
+                        days_left: today.map_or(*days_left, |t| l.days_left(*side, t)),
                         overstep_day,
                     },
                 )];

@@ -730,10 +730,9 @@ impl GameState {
     /// The player's start for the clock (10.3.2): one set by hand, else the day after the
     /// start list was sent when that was after the start date, else the start date.
     pub fn start_of(&self, side: Side) -> NaiveDate {
-        let by_list = match self.start_list_sent {
-            Some(sent) if sent > self.start => sent.succ_opt().unwrap_or(sent),
-            _ => self.start,
-        };
+        let by_list = self
+            .start_list_sent
+            .map_or(self.start, |sent| crate::clock::own_start(self.start, sent));
         self.late_start[side].unwrap_or(by_list)
     }
 

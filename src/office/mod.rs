@@ -1415,19 +1415,16 @@ impl Office {
                     }
                 }
                 NoticeKind::TimeWarning {
-                    days_left: _,
+                    days_left,
                     overstep_day,
                 } => {
                     let side = n_side(n.to);
                     let ledger = state.ledger(&self.settings(t));
-                    let today = self.today(now, Some(t));
                     let ctx = out::Warning {
                         game: header(&to_name),
-                        used: ledger.total(side, today).max(0) as u32,
+                        used: ledger.total(side, self.today(now, Some(t))).max(0) as u32,
                         limit: ledger.limit(side).max(0) as u32,
-                        // The days left today, not on the day the warning fell due: a sweep
-                        // after an outage finds fewer.
-                        left: ledger.days_left(side, today).max(0) as u32,
+                        left: (*days_left).max(0) as u32,
                         overstep_day: fmt_date(*overstep_day),
                     };
                     self.queue(

@@ -59,6 +59,15 @@ fn unproven(result: crate::mail::auth::AuthResult) -> Authentication {
 impl Post {
     /// A russian tournament of the given players (name, email), started on 2026-12-01.
     fn new(players: &[(&str, &str)]) -> Post {
+        let mut post = Post::unstarted("russian", "Кубок зимы", "{}", players);
+        assert!(post.start("2026-11-25") >= 1);
+        post.take();
+        post
+    }
+
+    /// A tournament of `variant` (01.12.2026–30.11.2027, Moscow) with its clock `settings`
+    /// (JSON as stored) and these players, registered but not started.
+    fn unstarted(variant: &str, name: &str, settings: &str, players: &[(&str, &str)]) -> Post {
         let office = Office::new(config());
         let mut store = Store::open_in_memory().unwrap();
         store
@@ -66,12 +75,12 @@ impl Post {
                 let t = tx.add_tournament(
                     &NewTournament {
                         cipher: CIPHER,
-                        variant: "russian",
-                        name: "Кубок зимы",
+                        variant,
+                        name,
                         start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
                         end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
                         tz: "Europe/Moscow",
-                        settings: "{}",
+                        settings,
                     },
                     at("2026-11-20"),
                 )?;
@@ -81,19 +90,19 @@ impl Post {
                 Ok::<_, StoreError>(())
             })
             .unwrap();
-        let mut post = Post {
+        Post {
             office,
             store,
             n: 0,
             auth: proven(),
-        };
-        let games = post
-            .office
-            .start_tournament(&mut post.store, CIPHER, at("2026-11-25"))
-            .unwrap();
-        assert!(games >= 1);
-        post.take();
-        post
+        }
+    }
+
+    /// Starts the tournament on `day` (the start lists are queued): the games paired.
+    fn start(&mut self, day: &str) -> usize {
+        self.office
+            .start_tournament(&mut self.store, CIPHER, at(day))
+            .unwrap()
     }
 
     fn raw(&mut self, from: &str, headers: &str, body: &str) -> IncomingMail {

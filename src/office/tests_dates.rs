@@ -36,36 +36,13 @@ fn check_against_sweep(post: &mut Post, last: NaiveDate) {
 
 #[test]
 fn clause_10_3_5_the_start_list_names_whites_last_day_for_the_first_move() {
-    let office = Office::new(config());
-    let mut store = Store::open_in_memory().unwrap();
-    store
-        .with_transaction(|tx| {
-            let t = tx.add_tournament(
-                &NewTournament {
-                    cipher: CIPHER,
-                    variant: "russian",
-                    name: "",
-                    start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
-                    end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
-                    tz: "Europe/Moscow",
-                    settings: "{}",
-                },
-                at("2026-11-20"),
-            )?;
-            tx.add_player(t, "Иванов Иван", ALICE)?;
-            tx.add_player(t, "Петров Пётр", BOB)?;
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
-    office
-        .start_tournament(&mut store, CIPHER, at("2026-11-25"))
-        .unwrap();
-    let mut post = Post {
-        office,
-        store,
-        n: 0,
-        auth: proven(),
-    };
+    let mut post = Post::unstarted(
+        "russian",
+        "",
+        "{}",
+        &[("Иванов Иван", ALICE), ("Петров Пётр", BOB)],
+    );
+    post.start("2026-11-25");
     let sent = post.take();
     let white = one(&sent, "start_list", ALICE);
     let black = one(&sent, "start_list", BOB);
@@ -183,36 +160,13 @@ fn started_on(sent: &str) -> Post {
 
 /// The same with the tournament's clock settings (JSON, as stored when it was added).
 fn started_with(sent: &str, settings: &str) -> Post {
-    let office = Office::new(config());
-    let mut store = Store::open_in_memory().unwrap();
-    store
-        .with_transaction(|tx| {
-            let t = tx.add_tournament(
-                &NewTournament {
-                    cipher: CIPHER,
-                    variant: "russian",
-                    name: "",
-                    start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
-                    end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
-                    tz: "Europe/Moscow",
-                    settings,
-                },
-                at("2026-11-20"),
-            )?;
-            tx.add_player(t, "Иванов Иван", ALICE)?;
-            tx.add_player(t, "Петров Пётр", BOB)?;
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
-    office
-        .start_tournament(&mut store, CIPHER, at(sent))
-        .unwrap();
-    let mut post = Post {
-        office,
-        store,
-        n: 0,
-        auth: proven(),
-    };
+    let mut post = Post::unstarted(
+        "russian",
+        "",
+        settings,
+        &[("Иванов Иван", ALICE), ("Петров Пётр", BOB)],
+    );
+    post.start(sent);
     post.take();
     post
 }

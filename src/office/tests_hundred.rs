@@ -5,36 +5,13 @@ use super::*;
 
 /// A hundred-square tournament of Иванов (White in game 1) and Петров, started 2026-12-01.
 fn hundred() -> Post {
-    let office = Office::new(config());
-    let mut store = Store::open_in_memory().unwrap();
-    store
-        .with_transaction(|tx| {
-            let t = tx.add_tournament(
-                &NewTournament {
-                    cipher: CIPHER,
-                    variant: "hundred",
-                    name: "Кубок зимы",
-                    start: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
-                    end: NaiveDate::from_ymd_opt(2027, 11, 30).unwrap(),
-                    tz: "Europe/Moscow",
-                    settings: "{}",
-                },
-                at("2026-11-20"),
-            )?;
-            tx.add_player(t, "Иванов Иван", ALICE)?;
-            tx.add_player(t, "Петров Пётр", BOB)?;
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
-    let mut post = Post {
-        office,
-        store,
-        n: 0,
-        auth: proven(),
-    };
-    post.office
-        .start_tournament(&mut post.store, CIPHER, at("2026-11-25"))
-        .unwrap();
+    let mut post = Post::unstarted(
+        "hundred",
+        "Кубок зимы",
+        "{}",
+        &[("Иванов Иван", ALICE), ("Петров Пётр", BOB)],
+    );
+    post.start("2026-11-25");
     post.take();
     post
 }

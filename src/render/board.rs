@@ -57,6 +57,15 @@ impl Board {
         self.size == 10
     }
 
+    /// The file letters from left to right as the board is drawn.
+    fn shown_files(&self) -> Vec<char> {
+        let mut files = self.files();
+        if self.is_flipped {
+            files.reverse();
+        }
+        files
+    }
+
     /// The board's `(row, col)` (White's view) drawn at display row `r` and column `c`.
     fn at(&self, r: usize, c: usize) -> (usize, usize) {
         if self.is_flipped {
@@ -141,11 +150,7 @@ impl Board {
         }
         out.push_str(&border);
         out.push_str("    ");
-        let mut files = self.files();
-        if self.is_flipped {
-            files.reverse();
-        }
-        for f in files {
+        for f in self.shown_files() {
             out.push(' ');
             out.push(f);
         }
@@ -208,11 +213,7 @@ impl Board {
             }
         }
         img.frame(margin - 1, margin - 1, self.size * cell + 2, [40, 40, 40]);
-        let mut files = self.files();
-        if self.is_flipped {
-            files.reverse();
-        }
-        for (i, f) in files.into_iter().enumerate() {
+        for (i, f) in self.shown_files().into_iter().enumerate() {
             let x = margin + i * cell + cell / 2 - 2;
             img.glyph(x, side - margin + 6, f, [40, 40, 40]);
         }
@@ -301,9 +302,9 @@ impl Canvas {
     /// read on a dark square and on a piece of either colour.
     fn label(&mut self, x: usize, y: usize, text: &str) {
         for (k, ch) in text.chars().enumerate() {
-            let gx = x + 1 + k * 6;
+            // the rim: the glyph one pixel left, right, up and down of where it is drawn
             for (dx, dy) in [(0, 1), (2, 1), (1, 0), (1, 2)] {
-                self.glyph(gx + dx - 1, y + 1 + dy - 1, ch, [20, 20, 20]);
+                self.glyph(x + k * 6 + dx, y + dy, ch, [20, 20, 20]);
             }
         }
         for (k, ch) in text.chars().enumerate() {
