@@ -124,6 +124,17 @@ impl World {
         new
     }
 
+    /// The subjects of every letter queued so far.
+    fn subjects(&self) -> Vec<String> {
+        let all: Vec<LetterOut> = self
+            .store
+            .read(|tx| tx.due_outgoing(at(2100, 1, 1), 10_000))
+            .unwrap();
+        all.iter()
+            .map(|l| zaochka::mail::mime::parse(&l.raw).unwrap().subject)
+            .collect()
+    }
+
     fn state(&self) -> GameState {
         self.store
             .read(|tx| {
@@ -343,8 +354,47 @@ fn an_overstep_rejected_by_mail_resumes_play_10_3_7() {
     let st = w.state();
     assert_eq!(st.status, Status::Playing);
     assert!(st.result.is_none());
-    assert_eq!(st.penalties.last().map(|p| p.days), Some(-5));
-    assert!(answer_of(&w.sent()).contains("игра продолжается"));
+    // The days over the limit and 5 more are given back: 5 days left on 06.03.
+    let back = -st.penalties.last().map(|p| p.days).unwrap();
+    assert!(back > 5, "{:?}", st.penalties);
+    let settings = zaochka::clock::ClockSettings::default();
+    assert_eq!(
+        st.ledger(&settings)
+            .days_left(Side::White, NaiveDate::from_ymd_opt(2026, 3, 6).unwrap()),
+        5
+    );
+    let sent = w.sent();
+    let answer = answer_of(&sent);
+    assert!(answer.contains("игра продолжается"), "{answer}");
+    assert!(answer.contains("осталось 5 дней"), "{answer}");
+    // The player is told how his clock stands and his last day, under a subject naming the
+    // tournament and the game.
+    let (_, _, to_white) = sent
+        .iter()
+        .find(|(k, to, _)| k == "note" && to == &[WHITE])
+        .expect("a note to White");
+    assert!(
+        to_white.contains(&format!("Белым возвращено {back} дней; осталось 5 дней на ходы 1–10, ответ — не позднее 11.03.2026.")),
+        "{to_white}"
+    );
+    let subjects = w.subjects();
+    assert!(
+        subjects.contains(&format!(
+            "{CIPHER}, партия 1: просрочки белых нет, игра продолжается (п. 10.3.7)"
+        )),
+        "{subjects:?}"
+    );
+    // The same overstep is not declared again; a new one, after the 5 days, is.
+    w.office.sweep(&mut w.store, at(2026, 3, 11)).unwrap();
+    assert_eq!(w.state().status, Status::Playing);
+    w.office.sweep(&mut w.store, at(2026, 3, 12)).unwrap();
+    assert!(matches!(
+        w.state().status,
+        Status::Suspended {
+            side: Side::White,
+            ..
+        }
+    ));
 }
 
 #[test]

@@ -743,11 +743,6 @@ fn every_letter_is_as_in_the_corpus() {
 /// remove it with the fix.
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        ".note.",
-        "cipher",
-        "helper kinds: rulings, penalties, breaks, protests and end-of-play notes go out as the generic «Сообщение турнирного почтамта»",
-    ),
-    (
         ".refused.",
         "cipher",
         "helper kinds: refusals are «Письмо не принято» with no cipher or game",
@@ -761,11 +756,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "penalty.note.",
         "clause",
         "helper kinds: the penalty notice cites the clause and then the arbiter's line «п. 10.3.3»",
-    ),
-    (
-        "no_overstep.note.petrov",
-        "last_day",
-        "helper kinds: the ruling of no overstep hands the move back without the player's last day",
     ),
 ];
 

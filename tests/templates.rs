@@ -437,6 +437,7 @@ fn result_unknown_sender_and_refusal() {
     let (_, body) = case("unknown_sender", Lang::Ru, "plain", &u, false);
     assert!(body.contains("stranger@example.com"), "{body}");
     let f = Refused {
+        subject: String::new(),
         to_name: "Иванов Иван".into(),
         reason: "партия 7 — не ваша партия.".into(),
         federation: "ФЗШ".into(),

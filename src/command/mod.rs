@@ -4,7 +4,8 @@
 //! ```text
 //! Шифр ЗШ-2026-1, партия 7
 //! Просрочка подтверждена                 Overstep confirmed
-//! Просрочки нет, вернуть 2 дня           No overstep, give back 2 days
+//! Просрочки нет                          No overstep: 10 days left after the ruling
+//! Просрочки нет, оставить 5 дней         No overstep, leave 5 days
 //! Результат: 1-0 (0-1, ничья, 1/2-1/2, -/- for both lose)
 //! Штраф 6 дней белым: п. 10.3.3          Penalty 6 days to white: 10.3.3
 //! Отменить штраф белым: п. 10.3.3        Cancel penalty white
@@ -39,6 +40,10 @@ use crate::letter::own_text;
 
 /// The penalty of the rules when a command names no number of days (10.2.11, 10.3.3, 10.3.7).
 pub const PENALTY_DAYS: u32 = 6;
+
+/// The days a player has left after `Просрочки нет` when the arbiter writes no number: time
+/// for a letter to come and go. The rules name none (10.3.7); the arbiter may write his own.
+pub const NO_OVERSTEP_DAYS_LEFT: u32 = 10;
 
 /// What the text alone cannot know: given by the caller.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,10 +136,13 @@ pub enum UnfinishedGames {
 pub enum Command {
     /// `Просрочка подтверждена`: the overstep stands, the player loses (10.3.7).
     ConfirmOverstep,
-    /// `Просрочки нет`: play resumes (10.3.7), with `days_back` days given back.
+    /// `Просрочки нет`: play resumes (10.3.7) and the player has `days_left` days left in
+    /// the current control after the ruling ([`NO_OVERSTEP_DAYS_LEFT`] unless written:
+    /// `Просрочки нет, оставить 5 дней`, or `вернуть 5 дней`, `leave`/`give back`). The
+    /// days over the limit are given back first, so the same overstep is not declared again.
     RejectOverstep {
-        /// Days given back to the player (0 unless written).
-        days_back: u32,
+        /// Days left to the player after the ruling (at least 1).
+        days_left: u32,
     },
     /// `Результат: 1-0`: the arbiter's result (a ruling or an adjudication, 10.5).
     SetResult {
@@ -302,7 +310,7 @@ static CONFIRM: LazyLock<Regex> = LazyLock::new(|| {
 });
 static REJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?:просрочки\s+нет|нет\s+просрочки|просрочка\s+не\s+подтвержд\w*|no\s+overstep|overstep\s+rejected)(?:\W+(?:вернуть|give\s+back)\s+(\d+)\s*{DAYS})?\W*$"
+        r"(?:просрочки\s+нет|нет\s+просрочки|просрочка\s+не\s+подтвержд\w*|no\s+overstep|overstep\s+rejected)(?:\W+(?:оставить|вернуть|leave|give\s+back)\s+(\d+)\s*{DAYS})?\W*$"
     ))
 });
 static RESULT: LazyLock<Regex> = LazyLock::new(|| {
@@ -421,11 +429,15 @@ fn read_line(line: &str, today: NaiveDate) -> Result<Command, CommandError> {
         return Ok(Command::ConfirmOverstep);
     }
     if let Some(c) = REJECT.captures(line) {
-        let days_back = c
+        let days_left = c
             .get(1)
-            .map_or(Ok(0), |m| m.as_str().parse())
+            .map_or(Ok(NO_OVERSTEP_DAYS_LEFT), |m| m.as_str().parse())
             .map_err(|_| unreadable())?;
-        return Ok(Command::RejectOverstep { days_back });
+        // No days left would declare the overstep again the next day.
+        if days_left == 0 {
+            return Err(unreadable());
+        }
+        return Ok(Command::RejectOverstep { days_left });
     }
     if let Some(c) = RESULT.captures(line) {
         let score = read_score(&c["score"]).ok_or_else(unreadable)?;

@@ -52,16 +52,25 @@ fn overstep_confirmed_and_rejected_in_both_languages_10_3_7() {
     assert_eq!(one("Overstep confirmed"), Command::ConfirmOverstep);
     assert_eq!(
         one("Просрочки нет"),
-        Command::RejectOverstep { days_back: 0 }
+        Command::RejectOverstep { days_left: 10 }
     );
     assert_eq!(
         one("No overstep, give back 2 days"),
-        Command::RejectOverstep { days_back: 2 }
+        Command::RejectOverstep { days_left: 2 }
     );
     assert_eq!(
         one("Просрочки нет, вернуть 3 дня"),
-        Command::RejectOverstep { days_back: 3 }
+        Command::RejectOverstep { days_left: 3 }
     );
+    assert_eq!(
+        one("Просрочки нет, оставить 15 дней"),
+        Command::RejectOverstep { days_left: 15 }
+    );
+    // Nothing left would declare the same overstep the next day: not a guess, a problem.
+    assert!(matches!(
+        problem("Просрочки нет, оставить 0 дней"),
+        CommandError::Unreadable(_)
+    ));
 }
 
 #[test]
@@ -306,7 +315,7 @@ fn the_quoted_notice_is_not_read_as_a_command() {
     assert_eq!(orders.items.len(), 1);
     assert_eq!(
         orders.items[0].command,
-        Command::RejectOverstep { days_back: 0 }
+        Command::RejectOverstep { days_left: 10 }
     );
 }
 

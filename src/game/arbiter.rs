@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::board::Side;
 use super::judge;
 use super::model::*;
-use crate::clock::Break;
+use crate::clock::{Break, ClockSettings};
 
 /// A decision's effect: the new state and the letters to send.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -46,6 +46,9 @@ pub fn confirm_overstep(state: &GameState, day: NaiveDate) -> Ruling {
             NoticeKind::OverstepRuling {
                 side,
                 is_confirmed: true,
+                days_back: 0,
+                days_left: 0,
+                last_day: None,
             },
         );
         let result = GameResult {
@@ -59,10 +62,17 @@ pub fn confirm_overstep(state: &GameState, day: NaiveDate) -> Ruling {
 }
 
 /// There was no overstep (10.3.7): play resumes. The days of the suspension count for
-/// nobody (the clock's suspension closes on `day`), and `days_back` days are given back to
-/// the player (the arbiter's correction of the total; without it the overstep falls due
-/// again at once). The partner's forwarded move is sent again.
-pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Ruling {
+/// nobody (the clock's suspension closes on `day`), and the player is given back the days
+/// over the limit and as many more as leave him `days_left` days in the current control on
+/// `day` (a negative 10.3.7 penalty; none when he already has that many). So the clock does
+/// not declare the same overstep again: with no answer and no break, the next overstep day
+/// is `days_left + 1` days after `day`. The partner's forwarded move is sent again.
+pub fn reject_overstep(
+    state: &GameState,
+    day: NaiveDate,
+    days_left: u32,
+    settings: &ClockSettings,
+) -> Ruling {
     let mut st = state.clone();
     let mut notices = Vec::new();
     if let Status::Suspended { side, .. } = st.status {
@@ -70,11 +80,12 @@ pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Rul
         for s in st.suspensions.iter_mut().filter(|s| s.resumed.is_none()) {
             s.resumed = Some(day.max(s.suspended));
         }
-        if days_back > 0 {
+        let back = i64::from(days_left) - st.ledger(settings).days_left(side, day);
+        if back > 0 {
             st.penalties.push(Penalty {
                 side,
                 move_number: st.number_of_ply(st.moves.len()),
-                days: -i32::try_from(days_back).unwrap_or(i32::MAX),
+                days: -i32::try_from(back).unwrap_or(i32::MAX),
                 clause: "10.3.7".to_string(),
                 reason: "days given back: no overstep".to_string(),
                 on: day,
@@ -86,6 +97,9 @@ pub fn reject_overstep(state: &GameState, day: NaiveDate, days_back: u32) -> Rul
             NoticeKind::OverstepRuling {
                 side,
                 is_confirmed: false,
+                days_back: back.max(0),
+                days_left: st.ledger(settings).days_left(side, day),
+                last_day: st.ledger(settings).last_day(side, day),
             },
         );
         if let Some(fw) = st.last_forward[side].clone() {

@@ -449,6 +449,12 @@ pub enum NoticeKind {
         side: Side,
         /// Confirmed (a loss) or not (play resumes).
         is_confirmed: bool,
+        /// Play resumes: the days given back to the player (0 when none were needed).
+        days_back: i64,
+        /// Play resumes: the player's days left in the current control on the ruling day.
+        days_left: i64,
+        /// Play resumes and the player is to move: his last day to answer (10.3.5).
+        last_day: Option<crate::clock::LastDay>,
     },
     /// The arbiter charged or cancelled penalty days, or added days.
     ClockRuling {

@@ -1056,21 +1056,31 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
     let result = r.state.result.clone().expect("a loss");
     assert_eq!(result.score, Score::BlackWins);
     assert_eq!(result.how, Ending::Overstep { side: Side::White });
-    let r = arbiter::reject_overstep(&st, d("30.01.2027"), 10);
+    let s = ClockSettings::default();
+    let r = arbiter::reject_overstep(&st, d("30.01.2027"), 10, &s);
     assert_eq!(r.state.status, Status::Playing);
+    // 51 days on the overstep day (23.01), none while suspended: 1 over the limit and 10
+    // more given back, so 10 days are left and the letters say so.
     assert!(r.notices.iter().any(|n| matches!(
         n.kind,
         NoticeKind::OverstepRuling {
             is_confirmed: false,
+            days_back: 11,
+            days_left: 10,
             ..
         }
     )));
-    // 51 days on the overstep day (23.01), none while suspended, 10 given back.
+    assert_eq!(r.state.times(&s, d("30.01.2027")).white, 40);
+    // The same overstep is not declared again: the next one is 11 days on, if no answer.
     assert_eq!(
-        r.state
-            .times(&ClockSettings::default(), d("30.01.2027"))
-            .white,
-        41
+        r.state.ledger(&s).overstep_day(Side::White),
+        Some(d("10.02.2027"))
+    );
+    assert!(
+        due::due(&r.state, d("09.02.2027"), &s)
+            .iter()
+            .all(|n| n.kind != due::DeadlineKind::Overstep),
+        "no overstep is due before 10.02"
     );
     // The move can now be sent again and is played.
     let v = send(
@@ -1080,7 +1090,7 @@ fn clause_10_3_7_arbiter_confirms_or_rejects_an_overstep() {
         &letter("1... f6-g5", "2. g3-f4"),
     );
     assert_eq!(v.decision, Decision::Accepted);
-    assert_eq!(times(&v).white, 41);
+    assert_eq!(times(&v).white, 40);
 }
 
 #[test]

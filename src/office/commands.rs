@@ -277,12 +277,36 @@ fn game_command(
                 );
             };
             let name = state.players[side].name.clone();
-            if let Command::RejectOverstep { days_back } = command {
-                let ruling = arbiter::reject_overstep(&state, day, *days_back);
+            if let Command::RejectOverstep { days_left } = command {
+                let settings = office.settings(t);
+                let ruling = arbiter::reject_overstep(&state, day, *days_left, &settings);
                 rule(office, tx, t, g, &ruling, day, now)?;
+                let left = ruling.state.ledger(&settings).days_left(side, day);
+                let last = ruling
+                    .state
+                    .ledger(&settings)
+                    .last_day(side, day)
+                    .map(|l| fmt_date(l.date));
                 done(
-                    format!("партия {n}: просрочки ({name}) нет, игра продолжается (п. 10.3.7)"),
-                    format!("game {n}: no overstep ({name}), play resumes (10.3.7)"),
+                    format!(
+                        "партия {n}: просрочки ({name}) нет, игра продолжается (п. 10.3.7); {} {}{}",
+                        if left % 10 == 1 && left % 100 != 11 {
+                            "остался"
+                        } else {
+                            "осталось"
+                        },
+                        count(Lang::Ru, left, Noun::Day),
+                        last.as_ref()
+                            .map(|d| format!(", ответ — не позднее {d}"))
+                            .unwrap_or_default()
+                    ),
+                    format!(
+                        "game {n}: no overstep ({name}), play resumes (10.3.7); {} left{}",
+                        count(Lang::En, left, Noun::Day),
+                        last.as_ref()
+                            .map(|d| format!(", the answer due by {d}"))
+                            .unwrap_or_default()
+                    ),
                 )
             } else {
                 let ruling = arbiter::confirm_overstep(&state, day);
@@ -424,14 +448,41 @@ fn game_command(
                     t.cipher
                 ),
             );
-            note(office, tx, &p.name, &p.email, &text, Some(g.id), now)?;
+            let what_ru = if *is_remark {
+                "замечание"
+            } else {
+                "предупреждение"
+            };
+            let what_en = if *is_remark { "a remark" } else { "a warning" };
+            let subject = match lang {
+                Lang::Ru => format!(
+                    "{}, партия {n}: {what_ru} {} (п. {clause})",
+                    t.cipher,
+                    side_dative(side)
+                ),
+                Lang::En => format!(
+                    "{}, game {n}: {what_en} to {} ({clause})",
+                    t.cipher,
+                    side_name(side)
+                ),
+            };
+            note(
+                office,
+                tx,
+                &subject,
+                &p.name,
+                &p.email,
+                &text,
+                Some(g.id),
+                now,
+            )?;
             let copy = w(
                 lang,
                 format!("{}: {what} (п. {clause}) в партии {n}{why}.", p.name),
                 format!("{}: {what} ({clause}) in game {n}{why}.", p.name),
             );
             let secretary = office.config.secretary.clone();
-            note(office, tx, "", &secretary, &copy, Some(g.id), now)?;
+            note(office, tx, &subject, "", &secretary, &copy, Some(g.id), now)?;
             done(copy.clone(), copy)
         }
         Command::Loss {
@@ -654,8 +705,15 @@ fn player_command(
                 ),
             );
             let secretary = office.config.secretary.clone();
-            note(office, tx, "", &secretary, &line, None, now)?;
-            note(office, tx, &who.name, &who.email, &line, None, now)?;
+            let subject = w(
+                lang,
+                format!("{}: {} выбыл из турнира (п. 10.5.3)", t.cipher, who.name),
+                format!("{}: {} withdrawn (10.5.3)", t.cipher, who.name),
+            );
+            note(office, tx, &subject, "", &secretary, &line, None, now)?;
+            note(
+                office, tx, &subject, &who.name, &who.email, &line, None, now,
+            )?;
             Ok(Ok((line, None)))
         }
         _ => refuse("это команда о партии", "this command is about a game"),
@@ -669,10 +727,36 @@ fn join_numbers(n: &[u32]) -> String {
     n.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
 }
 
-/// A short letter (the `note` template) to one address.
+/// "белым" / "чёрным": to whom a sanction is given.
+fn side_dative(side: Side) -> &'static str {
+    match side {
+        Side::White => "белым",
+        Side::Black => "чёрным",
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+/// The subject of a note about one game: "ЗШ-2027-1, партия 7: протест получен".
+fn game_subject(lang: Lang, t: &Tournament, n: u32, ru: &str, en: &str) -> String {
+    w(
+        lang,
+        format!("{}, партия {n}: {ru}", t.cipher),
+        format!("{}, game {n}: {en}", t.cipher),
+    )
+}
+
+/// A short letter (the `note` template) to one address, with its subject.
+#[allow(clippy::too_many_arguments)]
 fn note(
     office: &Office,
     tx: &Tx<'_>,
+    subject: &str,
     name: &str,
     email: &str,
     text: &str,
@@ -680,6 +764,7 @@ fn note(
     now: DateTime<Utc>,
 ) -> Result<(), OfficeError> {
     let c = Refused {
+        subject: subject.to_string(),
         to_name: name.to_string(),
         reason: text.to_string(),
         federation: office.config.federation.clone(),
@@ -901,7 +986,14 @@ fn send_adjudication(
                         fmt_date(*due)
                     ),
                 );
-                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+                let subject = game_subject(
+                    lang,
+                    t,
+                    g.number,
+                    "на присуждение (п. 10.5.2)",
+                    "to adjudication (10.5.2)",
+                );
+                note(office, tx, &subject, &name, &email, &text, Some(g.id), now)?;
             }
             adj::NoticeKind::AnalysisReceived { is_late } => {
                 let text = match (lang, is_late) {
@@ -922,7 +1014,9 @@ fn send_adjudication(
                         g.number
                     ),
                 };
-                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+                let subject =
+                    game_subject(lang, t, g.number, "анализ получен", "analysis received");
+                note(office, tx, &subject, &name, &email, &text, Some(g.id), now)?;
             }
             adj::NoticeKind::Package(p) => {
                 let mut c = package_ctx(office, t, g, state, p, due);
@@ -962,7 +1056,9 @@ fn send_adjudication(
                         analysis.text
                     ),
                 );
-                note(office, tx, "", &email, &text, Some(g.id), now)?;
+                let subject =
+                    game_subject(lang, t, g.number, "анализ после срока", "a late analysis");
+                note(office, tx, &subject, "", &email, &text, Some(g.id), now)?;
             }
             adj::NoticeKind::Decision {
                 ruling,
@@ -1028,7 +1124,14 @@ fn send_adjudication(
                         g.number
                     ),
                 );
-                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+                let subject = game_subject(
+                    lang,
+                    t,
+                    g.number,
+                    "протест на присуждение принят (п. 10.5.7)",
+                    "protest against the adjudication accepted (10.5.7)",
+                );
+                note(office, tx, &subject, &name, &email, &text, Some(g.id), now)?;
             }
             adj::NoticeKind::ProtestRefused { why } => {
                 let text = match (lang, why) {
@@ -1057,7 +1160,14 @@ fn send_adjudication(
                         g.number
                     ),
                 };
-                note(office, tx, &name, &email, &text, Some(g.id), now)?;
+                let subject = game_subject(
+                    lang,
+                    t,
+                    g.number,
+                    "протест не принят",
+                    "protest not accepted",
+                );
+                note(office, tx, &subject, &name, &email, &text, Some(g.id), now)?;
             }
         }
     }
@@ -1195,7 +1305,23 @@ pub fn player_papers(
                 fmt_date(until)
             ),
         );
-        note(office, tx, &me.name, &me.email, &text, Some(g.id), now)?;
+        let subject = game_subject(
+            lang,
+            &t,
+            g.number,
+            "протест не принят (п. 10.3.8)",
+            "protest not accepted (10.3.8)",
+        );
+        note(
+            office,
+            tx,
+            &subject,
+            &me.name,
+            &me.email,
+            &text,
+            Some(g.id),
+            now,
+        )?;
         return Ok(Some(Outcome::Judged { game: g.id }));
     }
     let settings = office.settings(&t);
@@ -1253,7 +1379,23 @@ pub fn player_papers(
             g.number
         ),
     );
-    note(office, tx, &me.name, &me.email, &ack, Some(g.id), now)?;
+    let subject = game_subject(
+        lang,
+        &t,
+        g.number,
+        "протест получен (п. 10.3.8)",
+        "protest received (10.3.8)",
+    );
+    note(
+        office,
+        tx,
+        &subject,
+        &me.name,
+        &me.email,
+        &ack,
+        Some(g.id),
+        now,
+    )?;
     Ok(Some(Outcome::Judged { game: g.id }))
 }
 

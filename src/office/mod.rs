@@ -486,6 +486,7 @@ impl Office {
         }
         let name = me.into_iter().next().map(|p| p.name).unwrap_or_default();
         let ctx = out::Refused {
+            subject: String::new(),
             to_name: name.clone(),
             reason: words::too_large(self.lang(), bytes, limit),
             federation: self.config.federation.clone(),
@@ -709,6 +710,7 @@ impl Office {
         now: DateTime<Utc>,
     ) -> Result<(), OfficeError> {
         let ctx = out::Refused {
+            subject: String::new(),
             to_name: who.name.clone(),
             reason: reason.to_string(),
             federation: self.config.federation.clone(),
@@ -761,6 +763,7 @@ impl Office {
             };
             if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
                 let ctx = out::Refused {
+                    subject: String::new(),
                     to_name: player.name.clone(),
                     reason: words::break_refused(self.lang(), &words::break_error(self.lang(), &e)),
                     federation: self.config.federation.clone(),
@@ -1489,6 +1492,7 @@ impl Office {
                     // refusal-shaped note ("Письмо …").
                     if let Some(text) = words::short_notice(lang, other, state) {
                         let ctx = out::Refused {
+                            subject: words::short_subject(lang, &t.cipher, other, state),
                             to_name: to_name.clone(),
                             reason: text,
                             federation: self.config.federation.clone(),

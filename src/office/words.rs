@@ -2,10 +2,11 @@
 //! English. Whole letters are templates (`templates/`); these are the sentences that fill
 //! their slots.
 
+use crate::clock::BreakKind;
 use crate::game::{Ending, GameState, NoticeKind, Side};
 use crate::mail::auth::{AuthResult, Authentication};
 use crate::render::Lang;
-use crate::render::words::{Noun, plural_ru, signed_count};
+use crate::render::words::{Noun, count, plural_ru, signed_count};
 use crate::rules::Variant;
 
 /// The game's name in a start list.
@@ -216,6 +217,85 @@ pub fn recorded_reason(lang: Lang, reason: &str) -> String {
     }
 }
 
+/// How a player's clock stands after the arbiter found no overstep (10.3.7): the days given
+/// back, the days left in the control and, when he is to move, the last day to answer.
+/// "Белым возвращено 11 дней; осталось 10 дней на ходы 1–10, ответ — не позднее 09.02.2027."
+fn clock_after_ruling(
+    lang: Lang,
+    side: Side,
+    back: i64,
+    left: i64,
+    last: Option<&crate::clock::LastDay>,
+) -> String {
+    let moves = last.map(|l| format!("{}–{}", l.moves.start(), l.moves.end()));
+    let date = last.map(|l| l.date.format("%d.%m.%Y").to_string());
+    let one = |n: i64| n % 10 == 1 && n % 100 != 11;
+    match lang {
+        Lang::Ru => {
+            let (to, of) = match side {
+                Side::White => ("Белым", "белых"),
+                Side::Black => ("Чёрным", "чёрных"),
+            };
+            let mut text = if back > 0 {
+                format!(
+                    "{to} {} {}; {} {}",
+                    if one(back) {
+                        "возвращён"
+                    } else {
+                        "возвращено"
+                    },
+                    count(Lang::Ru, back, Noun::Day),
+                    if one(left) {
+                        "остался"
+                    } else {
+                        "осталось"
+                    },
+                    count(Lang::Ru, left, Noun::Day),
+                )
+            } else {
+                format!(
+                    "У {of} {} {}",
+                    if one(left) {
+                        "остался"
+                    } else {
+                        "осталось"
+                    },
+                    count(Lang::Ru, left, Noun::Day),
+                )
+            };
+            if let Some(m) = moves {
+                text.push_str(&format!(" на ходы {m}"));
+            }
+            if let Some(d) = date {
+                text.push_str(&format!(", ответ — не позднее {d}"));
+            }
+            text + "."
+        }
+        Lang::En => {
+            let who = match side {
+                Side::White => "White",
+                Side::Black => "Black",
+            };
+            let mut text = if back > 0 {
+                format!(
+                    "{who} is given back {}: {} left",
+                    count(Lang::En, back, Noun::Day),
+                    count(Lang::En, left, Noun::Day)
+                )
+            } else {
+                format!("{who} has {} left", count(Lang::En, left, Noun::Day))
+            };
+            if let Some(m) = moves {
+                text.push_str(&format!(" for moves {m}"));
+            }
+            if let Some(d) = date {
+                text.push_str(&format!(", the answer due by {d}"));
+            }
+            text + "."
+        }
+    }
+}
+
 /// A break that cannot be granted.
 pub fn break_refused(lang: Lang, why: &str) -> String {
     match lang {
@@ -376,6 +456,7 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             NoticeKind::OverstepRuling {
                 side: s,
                 is_confirmed: true,
+                ..
             },
         ) => {
             format!(
@@ -388,6 +469,7 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             NoticeKind::OverstepRuling {
                 side: s,
                 is_confirmed: true,
+                ..
             },
         ) => {
             format!(
@@ -396,28 +478,26 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             )
         }
         (
-            Lang::Ru,
+            lang,
             NoticeKind::OverstepRuling {
                 side: s,
                 is_confirmed: false,
+                days_back,
+                days_left,
+                last_day,
             },
         ) => {
-            format!(
-                "главный судья установил, что просрочки ({}) в партии {n} нет; игра продолжается (п. 10.3.7).",
-                side(s)
-            )
-        }
-        (
-            Lang::En,
-            NoticeKind::OverstepRuling {
-                side: s,
-                is_confirmed: false,
-            },
-        ) => {
-            format!(
-                "the chief arbiter found no overstep ({}) in game {n}; play resumes (10.3.7).",
-                side(s)
-            )
+            let clock = clock_after_ruling(lang, *s, *days_back, *days_left, last_day.as_ref());
+            match lang {
+                Lang::Ru => format!(
+                    "главный судья установил, что просрочки ({}) в партии {n} нет; игра продолжается (п. 10.3.7). {clock}",
+                    side(s)
+                ),
+                Lang::En => format!(
+                    "the chief arbiter found no overstep ({}) in game {n}; play resumes (10.3.7). {clock}",
+                    side(s)
+                ),
+            }
         }
         (
             Lang::Ru,
@@ -464,6 +544,140 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
         ),
         _ => return None,
     })
+}
+
+/// The subject of a [`short_notice`] sent as a note: what it is about, after the cipher and
+/// the game ("ЗШ-2027-1, партия 7: штраф 6 дней белым (п. 10.3.3)").
+pub fn short_subject(lang: Lang, cipher: &str, kind: &NoticeKind, state: &GameState) -> String {
+    let n = state.number;
+    let (white, black) = match lang {
+        Lang::Ru => (["белые", "белым", "белых"], ["чёрные", "чёрным", "чёрных"]),
+        Lang::En => (["White", "White", "White"], ["Black", "Black", "Black"]),
+    };
+    // nominative, dative, genitive
+    let side = |s: &Side, case: usize| match s {
+        Side::White => white[case],
+        Side::Black => black[case],
+    };
+    let date = |d: &chrono::NaiveDate| d.format("%d.%m.%Y").to_string();
+    let what = match (lang, kind) {
+        (Lang::Ru, NoticeKind::DrawOffered { .. }) => "предложение ничьей".to_string(),
+        (Lang::En, NoticeKind::DrawOffered { .. }) => "a draw offer".to_string(),
+        (Lang::Ru, NoticeKind::DrawDeclined { .. }) => "ничья не принята".to_string(),
+        (Lang::En, NoticeKind::DrawDeclined { .. }) => "the draw is declined".to_string(),
+        (Lang::Ru, NoticeKind::Protest { by, .. }) => format!("протест {}", side(by, 2)),
+        (Lang::En, NoticeKind::Protest { by, .. }) => format!("a protest by {}", side(by, 0)),
+        (Lang::Ru, NoticeKind::BoardView { from }) => format!("доска от {}", side(from, 2)),
+        (Lang::En, NoticeKind::BoardView { from }) => {
+            format!("the board from {}'s side", side(from, 0))
+        }
+        (Lang::Ru, NoticeKind::EndOfPlay { .. }) => {
+            "срок игры окончен, присуждение (п. 10.5.2)".to_string()
+        }
+        (Lang::En, NoticeKind::EndOfPlay { .. }) => {
+            "play has ended, adjudication (10.5.2)".to_string()
+        }
+        (
+            Lang::Ru,
+            NoticeKind::OverstepRuling {
+                side: s,
+                is_confirmed: true,
+                ..
+            },
+        ) => {
+            format!("просрочка {} подтверждена (п. 10.3.7)", side(s, 2))
+        }
+        (
+            Lang::En,
+            NoticeKind::OverstepRuling {
+                side: s,
+                is_confirmed: true,
+                ..
+            },
+        ) => {
+            format!("{}'s overstep confirmed (10.3.7)", side(s, 0))
+        }
+        (Lang::Ru, NoticeKind::OverstepRuling { side: s, .. }) => {
+            format!(
+                "просрочки {} нет, игра продолжается (п. 10.3.7)",
+                side(s, 2)
+            )
+        }
+        (Lang::En, NoticeKind::OverstepRuling { side: s, .. }) => {
+            format!("no overstep by {}, play resumes (10.3.7)", side(s, 0))
+        }
+        (
+            Lang::Ru,
+            NoticeKind::ClockRuling {
+                side: s,
+                days,
+                clause,
+                reason,
+            },
+        ) => {
+            let days_text = count(Lang::Ru, days.abs(), Noun::Day);
+            if reason.starts_with("penalty cancelled") {
+                format!("штраф {} отменён (п. {clause})", side(s, 2))
+            } else if *days < 0 {
+                format!("{} возвращено {days_text} (п. {clause})", side(s, 1))
+            } else if clause == "10.1.7" {
+                format!(
+                    "{} добавлено {days_text} к затраченному времени (п. {clause})",
+                    side(s, 1)
+                )
+            } else {
+                format!("штраф {days_text} {} (п. {clause})", side(s, 1))
+            }
+        }
+        (
+            Lang::En,
+            NoticeKind::ClockRuling {
+                side: s,
+                days,
+                clause,
+                reason,
+            },
+        ) => {
+            let days_text = count(Lang::En, days.abs(), Noun::Day);
+            if reason.starts_with("penalty cancelled") {
+                format!("{}'s penalty cancelled ({clause})", side(s, 0))
+            } else if *days < 0 {
+                format!("{days_text} given back to {} ({clause})", side(s, 0))
+            } else if clause == "10.1.7" {
+                format!("{days_text} added to {}'s time ({clause})", side(s, 0))
+            } else {
+                format!("a penalty of {days_text} to {} ({clause})", side(s, 0))
+            }
+        }
+        (Lang::Ru, NoticeKind::BreakRecorded { side: s, grant }) => format!(
+            "{} {} {}–{}",
+            if grant.kind == BreakKind::Special {
+                "особый перерыв"
+            } else {
+                "перерыв"
+            },
+            side(s, 2),
+            date(&grant.range.from),
+            date(&grant.range.to)
+        ),
+        (Lang::En, NoticeKind::BreakRecorded { side: s, grant }) => format!(
+            "{} for {} {} to {}",
+            if grant.kind == BreakKind::Special {
+                "a special break"
+            } else {
+                "a break"
+            },
+            side(s, 0),
+            date(&grant.range.from),
+            date(&grant.range.to)
+        ),
+        (Lang::Ru, _) => "сообщение".to_string(),
+        (Lang::En, _) => "a message".to_string(),
+    };
+    match lang {
+        Lang::Ru => format!("{cipher}, партия {n}: {what}"),
+        Lang::En => format!("{cipher}, game {n}: {what}"),
+    }
 }
 
 fn join(moves: &[crate::game::NumberedMove]) -> String {
@@ -621,6 +835,29 @@ mod tests {
         assert_eq!(
             recorded_reason(Lang::En, "impossible move (10.2.10)"),
             "impossible move (10.2.10)"
+        );
+    }
+
+    #[test]
+    fn the_clock_after_no_overstep_agrees_in_number() {
+        let d = chrono::NaiveDate::from_ymd_opt(2027, 2, 9).unwrap();
+        let last = crate::clock::LastDay {
+            date: d,
+            days_left: 21,
+            moves: 11..=20,
+            is_end_of_play: false,
+        };
+        assert_eq!(
+            clock_after_ruling(Lang::Ru, Side::White, 1, 21, Some(&last)),
+            "Белым возвращён 1 день; остался 21 день на ходы 11–20, ответ — не позднее 09.02.2027."
+        );
+        assert_eq!(
+            clock_after_ruling(Lang::Ru, Side::Black, 0, 12, None),
+            "У чёрных осталось 12 дней."
+        );
+        assert_eq!(
+            clock_after_ruling(Lang::En, Side::White, 1, 2, Some(&last)),
+            "White is given back 1 day: 2 days left for moves 11–20, the answer due by 09.02.2027."
         );
     }
 }

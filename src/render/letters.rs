@@ -313,6 +313,9 @@ pub struct Unauthenticated {
 /// game.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Refused {
+    /// The subject, for the `note` template (empty: the generic one). A note about a game
+    /// names the cipher and the game ("ЗШ-2027-1, партия 7: …").
+    pub subject: String,
     /// The addressee's name or address.
     pub to_name: String,
     /// Why, worded.
