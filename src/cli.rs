@@ -12,6 +12,7 @@ pub mod engine;
 pub mod letter;
 pub mod now;
 pub mod ops;
+pub mod roster;
 pub mod rules;
 pub mod show;
 
@@ -121,13 +122,13 @@ pub fn init_logging(format: LogFormat, default: &str) {
 pub enum Command {
     /// Create or migrate the database (idempotent).
     Init,
-    /// Tournaments: add one, start one.
+    /// Tournaments: add one, start one, list them.
     Tournament {
         /// What to do.
         #[command(subcommand)]
         command: TournamentCommand,
     },
-    /// Players: register one in a tournament.
+    /// Players: register one, list them, change one's address.
     Player {
         /// What to do.
         #[command(subcommand)]
@@ -260,6 +261,8 @@ pub enum TournamentCommand {
         /// The tournament's cipher.
         cipher: String,
     },
+    /// Every tournament: cipher, game, status, dates, players, games finished.
+    List,
 }
 
 /// `zaochka player …`
@@ -274,6 +277,21 @@ pub enum PlayerCommand {
         name: String,
         /// The address the player writes from.
         #[arg(long, value_name = "ADDRESS")]
+        email: String,
+    },
+    /// A tournament's players: name, address, games, finished, to move, former addresses.
+    List {
+        /// The tournament's cipher.
+        cipher: String,
+    },
+    /// Change a player's address mid-tournament: his games follow it, only letters from the
+    /// new address move them, his old letters stay his; he is told at both addresses.
+    SetEmail {
+        /// The tournament's cipher.
+        cipher: String,
+        /// The player's name as registered (letter case and ё/е ignored).
+        name: String,
+        /// The new address.
         email: String,
     },
 }
@@ -424,6 +442,7 @@ pub fn run(cli: Cli) -> CliResult {
                 },
             ),
             TournamentCommand::Start { cipher } => ops::start(&ctx, &cipher),
+            TournamentCommand::List => roster::list_tournaments(&ctx),
         },
         Command::Player { command } => match command {
             PlayerCommand::Add {
@@ -431,6 +450,12 @@ pub fn run(cli: Cli) -> CliResult {
                 name,
                 email,
             } => admin::add_player(&ctx, &cipher, &name, &email),
+            PlayerCommand::List { cipher } => roster::list_players(&ctx, &cipher),
+            PlayerCommand::SetEmail {
+                cipher,
+                name,
+                email,
+            } => roster::set_email(&ctx, &cipher, &name, &email),
         },
         Command::Run { once } => ops::run(&ctx, once),
         Command::Game { command } => match command {

@@ -1085,3 +1085,68 @@ fn letter_read_shows_what_the_sender_check_found() {
     );
     assert_eq!(shown["moves"][0]["move"], "a3-b4", "{shown}");
 }
+
+#[test]
+fn tournament_list_player_list_and_a_new_address() {
+    let f = Federation::new().with_tournament();
+    let list = f.ok(&["tournament", "list"]);
+    assert!(list.contains(CIPHER), "{list}");
+    assert!(list.contains("3 players"), "{list}");
+    assert!(list.contains("Кубок федерации"), "{list}");
+    f.ok(&["tournament", "start", CIPHER]);
+    let list = f.ok(&["tournament", "list"]);
+    assert!(list.contains("0/3 games finished"), "{list}");
+    let out = f.ok(&[
+        "player",
+        "set-email",
+        CIPHER,
+        "петров пётр",
+        "petrov@new.example.org",
+    ]);
+    assert!(
+        out.contains("petrov@example.org -> petrov@new.example.org"),
+        "{out}"
+    );
+    let players = f.ok(&["player", "list", CIPHER]);
+    let petrov = players
+        .lines()
+        .find(|l| l.starts_with("Петров Пётр"))
+        .unwrap_or_else(|| panic!("{players}"));
+    assert!(petrov.contains("petrov@new.example.org"), "{petrov}");
+    assert!(petrov.contains("2 games"), "{petrov}");
+    assert!(petrov.contains("formerly petrov@example.org"), "{petrov}");
+    // Refused: another player's address, an official's, no such player or tournament.
+    for args in [
+        [
+            "player",
+            "set-email",
+            CIPHER,
+            "Петров Пётр",
+            "ivanov@example.org",
+        ],
+        [
+            "player",
+            "set-email",
+            CIPHER,
+            "Петров Пётр",
+            "not an address",
+        ],
+        [
+            "player",
+            "set-email",
+            CIPHER,
+            "Никто Никак",
+            "n@example.org",
+        ],
+        [
+            "player",
+            "set-email",
+            "НЕТ-1",
+            "Петров Пётр",
+            "n@example.org",
+        ],
+    ] {
+        assert!(!f.refused(&args).is_empty(), "{args:?}");
+    }
+    assert!(!f.refused(&["player", "list", "НЕТ-1"]).is_empty());
+}

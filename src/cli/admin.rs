@@ -289,16 +289,12 @@ fn is_email(text: &str) -> bool {
     }
 }
 
-/// `zaochka player add CIPHER --name "Фамилия Имя" --email ADDRESS`.
+/// A player's address as `player add` and `player set-email` take it: an address, and not
+/// the mailbox's, the arbiter's or the secretary's (their letters are never a player's moves).
 ///
 /// # Errors
-/// Refused for an unknown tournament, one already started, an empty or overlong name (bidi
-/// controls and other invisible characters are removed first), a bad address, the mailbox's,
-/// the arbiter's or the secretary's address, the address registered under another name, or
-/// the name registered with another address; broken when the database fails.
-pub fn add_player(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliResult {
-    let name = crate::tournament::player_name(name).map_err(refused)?;
-    let email = email.trim();
+/// Refused with the reason.
+pub fn check_address(ctx: &Context, email: &str) -> Result<(), CliError> {
     if !is_email(email) {
         return Err(refused(format!(
             "'{email}' is not an email address like name@example.org"
@@ -325,6 +321,20 @@ pub fn add_player(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliRe
             )));
         }
     }
+    Ok(())
+}
+
+/// `zaochka player add CIPHER --name "Фамилия Имя" --email ADDRESS`.
+///
+/// # Errors
+/// Refused for an unknown tournament, one already started, an empty or overlong name (bidi
+/// controls and other invisible characters are removed first), a bad address, the mailbox's,
+/// the arbiter's or the secretary's address, the address registered under another name, or
+/// the name registered with another address; broken when the database fails.
+pub fn add_player(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliResult {
+    let name = crate::tournament::player_name(name).map_err(refused)?;
+    let email = email.trim();
+    check_address(ctx, email)?;
     let mut store = open_store(ctx)?;
     let added = store.with_transaction(|tx| -> Result<bool, CliError> {
         let t = tx

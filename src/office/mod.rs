@@ -28,6 +28,8 @@
 
 pub mod commands;
 pub mod engine;
+pub use roster::AddressChange;
+mod roster;
 mod words;
 
 use std::str::FromStr;

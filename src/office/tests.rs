@@ -1069,3 +1069,88 @@ mod dates;
 
 #[path = "tests_hundred.rs"]
 mod hundred;
+
+#[test]
+fn a_players_new_address_moves_his_games_and_the_old_one_no_longer_does() {
+    const NEW: &str = "ivanov.new@players.test";
+    let mut post = two();
+    // An early letter from the old address, kept as his (10.3.6 attaches it).
+    post.letter(
+        ALICE,
+        "2026-12-01",
+        "Шифр: ЗШ-2026-1\nПартия 1\nМой ход: 1. c3-d4",
+    );
+    let change = post
+        .office
+        .set_player_email(
+            &mut post.store,
+            "ЗШ-2026-1",
+            "иванов  иван",
+            NEW,
+            at("2026-12-02"),
+        )
+        .unwrap();
+    assert!(
+        matches!(&change, AddressChange::Changed { former, games: 1, .. } if former == ALICE),
+        "{change:?}"
+    );
+    let sent = post.take();
+    for to in [ALICE, NEW] {
+        let note = one(&sent, "note", to);
+        assert_eq!(note.subject, "ЗШ-2026-1: адрес для писем изменён");
+        assert!(
+            note.text
+                .contains(&format!("прежний — {ALICE}, новый — {NEW}")),
+            "{}",
+            note.text
+        );
+    }
+    // The same again changes nothing and tells nobody.
+    let again = post
+        .office
+        .set_player_email(
+            &mut post.store,
+            "ЗШ-2026-1",
+            "Иванов Иван",
+            NEW,
+            at("2026-12-02"),
+        )
+        .unwrap();
+    assert_eq!(again, AddressChange::Unchanged);
+    assert!(post.take().is_empty());
+    // Bob answers; only the new address may make White's second move.
+    let (_, sent) = post.letter(
+        BOB,
+        "2026-12-03",
+        "Шифр: ЗШ-2026-1\nПартия 1\nХод партнёра: 1. c3-d4\nМой ход: 1... f6-g5",
+    );
+    one(&sent, "forward", NEW);
+    let body = "Шифр: ЗШ-2026-1\nПартия 1\nХод партнёра: 1... f6-g5\nМой ход: 2. g3-f4";
+    let (_, sent) = post.letter(ALICE, "2026-12-04", body);
+    assert!(sent.iter().all(|s| s.kind != "forward"), "{sent:#?}");
+    let (_, sent) = post.letter(NEW, "2026-12-04", body);
+    one(&sent, "forward", BOB);
+    // His letters from both addresses are his (the one from the old address after the change
+    // is a stranger's: kept, but about no game).
+    let letters = post
+        .store
+        .read(|tx| {
+            let t = tx.find_tournament("ЗШ-2026-1")?.unwrap();
+            let g = tx.find_game(t.id, 1)?.unwrap();
+            let me = tx.find_player(t.id, NEW)?.unwrap();
+            tx.letters_of(g.id, me.id)
+        })
+        .unwrap();
+    let senders: Vec<&str> = letters.iter().map(|l| l.sender.as_str()).collect();
+    assert_eq!(senders, [ALICE, NEW], "{senders:?}");
+    // Another player's address and an unknown name are refused, and nothing changes.
+    for (name, email) in [("Иванов Иван", BOB), ("Сидоров Сидор", "s@players.test")]
+    {
+        let e = post
+            .office
+            .set_player_email(&mut post.store, "ЗШ-2026-1", name, email, at("2026-12-05"))
+            .unwrap_err();
+        assert!(matches!(e, OfficeError::Refused(_)), "{e:?}");
+    }
+    assert!(post.take().is_empty());
+}

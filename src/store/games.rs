@@ -513,6 +513,64 @@ impl Tx<'_> {
             .during(|| format!("find player '{email}' in tournament {tournament}"))
     }
 
+    /// Changes a player's address: from now on only letters from `email` move his games. The
+    /// old address is kept as a former one ([`Tx::former_addresses`]), so the letters he
+    /// wrote from it are still his.
+    ///
+    /// # Errors
+    /// [`StoreError::PlayerExists`] when another player of the tournament has `email`;
+    /// [`StoreError::NotFound`] when there is no such player; [`StoreError::Sql`] otherwise.
+    pub fn set_player_email(
+        &self,
+        player: PlayerId,
+        email: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let p = self.player(player)?;
+        if p.email.eq_ignore_ascii_case(email) {
+            return Ok(());
+        }
+        self.conn()
+            .execute(
+                "INSERT INTO former_addresses (player, email, until) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT DO UPDATE SET until = excluded.until",
+                params![player, p.email, Moment(now)],
+            )
+            .during(|| format!("keep the former address of player {player}"))?;
+        self.conn()
+            .execute(
+                "UPDATE players SET email = ?2 WHERE id = ?1",
+                params![player, email],
+            )
+            .map_err(|source| {
+                if is_unique_violation(&source) {
+                    StoreError::PlayerExists {
+                        tournament: p.tournament,
+                        email: email.to_owned(),
+                    }
+                } else {
+                    StoreError::Sql {
+                        op: format!("change the address of player {player}"),
+                        source,
+                    }
+                }
+            })?;
+        Ok(())
+    }
+
+    /// The addresses a player had before his current one, oldest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn former_addresses(&self, player: PlayerId) -> Result<Vec<String>> {
+        self.collect(
+            "SELECT email FROM former_addresses WHERE player = ?1 ORDER BY until",
+            [player],
+            |row| row.get(0),
+            || format!("list the former addresses of player {player}"),
+        )
+    }
+
     /// Every entry of the address `email` (ASCII case ignored), in any tournament: who a
     /// letter's sender is.
     ///

@@ -400,7 +400,7 @@ impl Tx<'_> {
             .ok_or_else(|| id.not_found())
     }
 
-    /// Every letter of `player` in `game` (sent from the player's registered address),
+    /// Every letter of `player` in `game` (sent from his registered address or a former one),
     /// oldest first: what the arbiter's overdue notice attaches (10.3.6).
     ///
     /// # Errors
@@ -409,10 +409,11 @@ impl Tx<'_> {
         let email = self.player(player)?.email;
         self.collect(
             &format!(
-                "SELECT {LETTER_IN_COLUMNS} FROM letters_in WHERE game = ?1 AND sender = ?2 \
+                "SELECT {LETTER_IN_COLUMNS} FROM letters_in WHERE game = ?1 AND (sender = ?2 \
+                 OR sender IN (SELECT email FROM former_addresses WHERE player = ?3)) \
                  ORDER BY received, id"
             ),
-            params![game, email],
+            params![game, email, player],
             letter_in_row,
             || format!("list the letters of player {player} in game {game}"),
         )

@@ -169,4 +169,15 @@ ALTER TABLE letters_in ADD COLUMN auth TEXT CHECK (auth IS NULL OR json_valid(au
 CREATE INDEX games_by_tournament_status ON games(tournament, status);
 CREATE INDEX games_by_updated ON games(updated);
 "#,
+    // 5. A player's former addresses (issue 12, `player set-email`): only the current one in
+    //    `players` moves his games, but the letters he wrote from an older one are still his
+    //    (the arbiter's papers of 10.3.6 attach them).
+    r#"
+CREATE TABLE former_addresses (
+    player INTEGER NOT NULL REFERENCES players(id),
+    email TEXT NOT NULL COLLATE NOCASE,
+    until TEXT NOT NULL,
+    PRIMARY KEY (player, email)
+) STRICT, WITHOUT ROWID;
+"#,
 ];
