@@ -1150,3 +1150,33 @@ fn tournament_list_player_list_and_a_new_address() {
     }
     assert!(!f.refused(&["player", "list", "НЕТ-1"]).is_empty());
 }
+
+#[test]
+fn the_demos_closing_hint_runs_as_printed() {
+    let f = Federation::new();
+    let dir = f.dir.path().join("demo");
+    let out = f.ok(&["demo", dir.to_str().unwrap()]);
+    let hint = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cd "))
+        .unwrap_or_else(|| panic!("no hint in:\n{out}"));
+    let (at, command) = hint
+        .split_once(" && zaochka ")
+        .expect("cd DIR && zaochka …");
+    assert_eq!(Path::new(at), dir);
+    let shown = Command::new(env!("CARGO_BIN_EXE_zaochka"))
+        .current_dir(at)
+        .args(command.split_whitespace())
+        .output()
+        .expect("run the hint");
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.status.success(),
+        "{command}: {text}\n{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    // The clock is read on the demo's last day (05.03.2027), not today's: a game of the
+    // demo has used weeks, not years.
+    assert!(command.contains("--now 2027-03-05"), "{command}");
+    assert!(text.contains("Время на 05.03.2027"), "{text}");
+}

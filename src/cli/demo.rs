@@ -204,6 +204,10 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
     ];
 
     let outbox = maildir.join("outbox").join("new");
+    // The demo's clock ends on its last day: the closing hint reads the games as of then.
+    let last_at = steps
+        .last()
+        .map_or_else(|| moscow_noon(day(1, 10)), |s| s.at);
     for step in steps {
         println!(
             "\n== {} — {}",
@@ -265,9 +269,10 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
         );
     }
     println!(
-        "\nThe letters zaochka wrote are in {}, one complete message each.\nLook at the games with: cd {} && zaochka game show {CIPHER} 1   (or: table {CIPHER}, export pdn {CIPHER})",
+        "\nThe letters zaochka wrote are in {}, one complete message each.\nLook at the games as of the demo's last day with (zaochka on PATH: cargo install --path .):\n  cd {} && zaochka --now {} game show {CIPHER} 1\n  (or: table {CIPHER}, export pdn {CIPHER})",
         outbox.display(),
-        dir.display()
+        dir.display(),
+        last_at.format("%Y-%m-%dT%H:%M:%SZ")
     );
     Ok(())
 }
