@@ -1111,3 +1111,47 @@ fn the_sweep_looks_at_unchanged_tournaments_again_every_monday_and_a_new_process
         "a restarted daemon sends no digest twice"
     );
 }
+
+/// A game lost without a move (a withdrawn player's, 10.5.3), as the final report's PDN.
+fn forfeit_pdn() -> String {
+    let mut w = World::new();
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}\nВыбыл Петров: сыгранные засчитать, несыгранные — поражение\n"),
+        at(2026, 2, 1),
+    );
+    assert!(w.state().moves.is_empty());
+    w.store
+        .with_transaction(|tx| {
+            zaochka::office::commands::final_report(&w.office, tx, CIPHER, at(2026, 8, 1))
+        })
+        .unwrap()
+}
+
+/// A forfeit (no move) is read by pydraughts together with the games before it: the export
+/// writes such games last (`digest::pdn_order`), since pydraughts 0.6.7 reads nothing after
+/// a game with no moves (issue 12).
+#[test]
+#[ignore = "needs a python with pydraughts in ZAOCHKA_PYDRAUGHTS"]
+fn pydraughts_reads_the_played_games_and_a_forfeit_written_last() {
+    let python = std::env::var("ZAOCHKA_PYDRAUGHTS")
+        .expect("ZAOCHKA_PYDRAUGHTS names a python with pydraughts installed");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pdn");
+    let forfeit = forfeit_pdn();
+    assert!(forfeit.contains("[Result \"1-0\"]"), "{forfeit}");
+    std::fs::write(&file, format!("{}\n{forfeit}", played_pdn())).unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pdn_check.py");
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg(&file)
+        .output()
+        .expect("python runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{}{err}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(err.contains("2 game(s), 5 ply(ies) replayed"), "{err}");
+}

@@ -870,7 +870,7 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
             .iter()
             .map(|g| state_of(&t, g))
             .collect::<Result<Vec<_>, _>>()?;
-        states.sort_by_key(|s| s.number);
+        states.sort_by_key(tournament::digest::pdn_order);
         Ok((t, player_count, states))
     })?;
     // The round of each game number in the Berger tables the start paired by.

@@ -1638,6 +1638,10 @@ pub fn final_report(
                 super::words::recorded_reason(lang, &p.reason)
             ));
         }
+    }
+    let mut in_pdn: Vec<&GameState> = games.iter().map(|(_, st, _, _)| st).collect();
+    in_pdn.sort_by_key(|st| digest::pdn_order(st));
+    for st in in_pdn {
         pdn.push_str(&digest::pdn(st, &t.cipher));
         pdn.push('\n');
     }

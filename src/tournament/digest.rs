@@ -95,6 +95,13 @@ pub fn breaks_on(state: &GameState, day: NaiveDate) -> Vec<(Side, Break)> {
         .collect()
 }
 
+/// Where a game goes in a PDN file of many: by number, but games without a move (a forfeit,
+/// 10.5.3) after all the others. pydraughts 0.6.7 stops reading a file at a game with no
+/// moves, so a forfeit among the others would hide every game after it from that reader.
+pub fn pdn_order(state: &GameState) -> (bool, u32) {
+    (state.moves.is_empty(), state.number)
+}
+
 /// The game as PDN 3.0: `Event` as given, the players, the result (`*` while unfinished),
 /// and `GameNumber` (the game's number in the tournament, as `zaochka export pdn` writes
 /// it). A stored move that does not replay ends the record there.
@@ -247,5 +254,36 @@ mod tests {
         assert_eq!(back.record.moves().len(), 2);
         assert_eq!(back.result, "1/2-1/2");
         assert_eq!(back.tag("White"), Some("Иванов Иван"));
+    }
+
+    #[test]
+    fn games_without_a_move_go_last_in_a_pdn_file() {
+        let numbered = |n: u32, with_move: bool| {
+            let mut g = game();
+            g.number = n;
+            if with_move {
+                g.moves.push(crate::game::PlayedMove {
+                    ply: 0,
+                    by: Side::White,
+                    text: "c3-d4".into(),
+                    letter: String::new(),
+                    received: day(1, 10),
+                    answered: day(1, 12),
+                    is_from_variant: false,
+                    is_forced: false,
+                    substituted_for: None,
+                });
+            }
+            g
+        };
+        let mut games = [
+            numbered(1, false),
+            numbered(3, true),
+            numbered(2, true),
+            numbered(4, false),
+        ];
+        games.sort_by_key(pdn_order);
+        let order: Vec<u32> = games.iter().map(|g| g.number).collect();
+        assert_eq!(order, [2, 3, 1, 4]);
     }
 }
