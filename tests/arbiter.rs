@@ -753,11 +753,7 @@ fn played_pdn() -> String {
         &format!("Шифр: {CIPHER}, партия 1\nРезультат: ничья\n"),
         at(2026, 2, 1),
     );
-    w.store
-        .with_transaction(|tx| {
-            zaochka::office::commands::final_report(&w.office, tx, CIPHER, at(2026, 8, 1))
-        })
-        .unwrap()
+    report_pdn(&mut w)
 }
 
 #[test]
@@ -773,24 +769,30 @@ fn the_exported_pdn_reads_back_with_every_capture() {
 #[test]
 #[ignore = "needs a python with pydraughts in ZAOCHKA_PYDRAUGHTS"]
 fn pydraughts_replays_every_exported_game_legally() {
+    let (ok, out, err) = pdn_check(&played_pdn());
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("5 ply(ies) replayed"));
+}
+
+/// `tests/pdn_check.py` on a PDN file, with the python in `ZAOCHKA_PYDRAUGHTS`: whether it
+/// passed, its stdout and its stderr.
+fn pdn_check(pdn: &str) -> (bool, String, String) {
     let python = std::env::var("ZAOCHKA_PYDRAUGHTS")
         .expect("ZAOCHKA_PYDRAUGHTS names a python with pydraughts installed");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.pdn");
-    std::fs::write(&file, played_pdn()).unwrap();
+    std::fs::write(&file, pdn).unwrap();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pdn_check.py");
     let out = std::process::Command::new(python)
         .arg(script)
         .arg(&file)
         .output()
         .expect("python runs");
-    assert!(
+    (
         out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("5 ply(ies) replayed"));
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -1112,6 +1114,15 @@ fn the_sweep_looks_at_unchanged_tournaments_again_every_monday_and_a_new_process
     );
 }
 
+/// The PDN of the final report, on 01.08.2026.
+fn report_pdn(w: &mut World) -> String {
+    w.store
+        .with_transaction(|tx| {
+            zaochka::office::commands::final_report(&w.office, tx, CIPHER, at(2026, 8, 1))
+        })
+        .unwrap()
+}
+
 /// A game lost without a move (a withdrawn player's, 10.5.3), as the final report's PDN.
 fn forfeit_pdn() -> String {
     let mut w = World::new();
@@ -1121,11 +1132,7 @@ fn forfeit_pdn() -> String {
         at(2026, 2, 1),
     );
     assert!(w.state().moves.is_empty());
-    w.store
-        .with_transaction(|tx| {
-            zaochka::office::commands::final_report(&w.office, tx, CIPHER, at(2026, 8, 1))
-        })
-        .unwrap()
+    report_pdn(&mut w)
 }
 
 /// A forfeit (no move) is read by pydraughts together with the games before it: the export
@@ -1134,24 +1141,9 @@ fn forfeit_pdn() -> String {
 #[test]
 #[ignore = "needs a python with pydraughts in ZAOCHKA_PYDRAUGHTS"]
 fn pydraughts_reads_the_played_games_and_a_forfeit_written_last() {
-    let python = std::env::var("ZAOCHKA_PYDRAUGHTS")
-        .expect("ZAOCHKA_PYDRAUGHTS names a python with pydraughts installed");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("games.pdn");
     let forfeit = forfeit_pdn();
     assert!(forfeit.contains("[Result \"1-0\"]"), "{forfeit}");
-    std::fs::write(&file, format!("{}\n{forfeit}", played_pdn())).unwrap();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pdn_check.py");
-    let out = std::process::Command::new(python)
-        .arg(script)
-        .arg(&file)
-        .output()
-        .expect("python runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "{}{err}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    let (ok, out, err) = pdn_check(&format!("{}\n{forfeit}", played_pdn()));
+    assert!(ok, "{out}{err}");
     assert!(err.contains("2 game(s), 5 ply(ies) replayed"), "{err}");
 }

@@ -14,7 +14,8 @@ use crate::mail::{AnyInbox, AnyOutbox, open_transports};
 use crate::office::{Office, OfficeError};
 use crate::store::{NewTournament, Store, StoreError};
 
-fn office_error(e: OfficeError) -> CliError {
+/// An office error as the command line reports it: a refusal (exit 1) or broken (exit 2).
+pub(super) fn office_error(e: OfficeError) -> CliError {
     match e {
         OfficeError::Refused(m) => refused(m),
         other => CliError::Broken(other.into()),

@@ -3,7 +3,7 @@
 use super::admin::{check_address, open_store};
 use super::{CliResult, Context, refused};
 use crate::game::{GameState, Side};
-use crate::office::{AddressChange, Office, OfficeError};
+use crate::office::{AddressChange, Office};
 use crate::store::{GameStatus, Store};
 
 /// `zaochka tournament list`: every tournament, one line each: cipher, game, status, dates,
@@ -111,10 +111,7 @@ pub fn set_email(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliRes
     let office = Office::new(ctx.config.clone());
     let change = office
         .set_player_email(&mut store, cipher.trim(), name, email, ctx.now())
-        .map_err(|e| match e {
-            OfficeError::Refused(m) => refused(m),
-            other => super::CliError::Broken(other.into()),
-        })?;
+        .map_err(super::ops::office_error)?;
     match change {
         AddressChange::Unchanged => {
             println!("{name} already has the address {email}; nothing changed");

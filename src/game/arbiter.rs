@@ -92,14 +92,15 @@ pub fn reject_overstep(
                 is_cancelled: false,
             });
         }
+        let clock = st.ledger(settings);
         to_all(
             &mut notices,
             NoticeKind::OverstepRuling {
                 side,
                 is_confirmed: false,
                 days_back: back.max(0),
-                days_left: st.ledger(settings).days_left(side, day),
-                last_day: st.ledger(settings).last_day(side, day),
+                days_left: clock.days_left(side, day),
+                last_day: clock.last_day(side, day),
             },
         );
         if let Some(fw) = st.last_forward[side].clone() {

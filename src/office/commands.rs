@@ -34,7 +34,7 @@ use crate::mail::mime::ParsedMail;
 use crate::render::Lang;
 use crate::render::arbiter as ctx;
 use crate::render::letters::{GameHeader, Refused};
-use crate::render::words::{Noun, count, signed_count};
+use crate::render::words::{Noun, count, plural_ru, signed_count};
 use crate::store::{
     Game, GameId, GameStatus, LetterInId, NewBreak, NewDecision, Outcome, Player, Tournament,
     TournamentId, TournamentStatus, Tx,
@@ -281,20 +281,23 @@ fn game_command(
                 let settings = office.settings(t);
                 let ruling = arbiter::reject_overstep(&state, day, *days_left, &settings);
                 rule(office, tx, t, g, &ruling, day, now)?;
-                let left = ruling.state.ledger(&settings).days_left(side, day);
-                let last = ruling
-                    .state
-                    .ledger(&settings)
-                    .last_day(side, day)
-                    .map(|l| fmt_date(l.date));
+                // How the clock stands, as the ruling told the players.
+                let (left, last) = ruling
+                    .notices
+                    .iter()
+                    .find_map(|n| match &n.kind {
+                        game::NoticeKind::OverstepRuling {
+                            days_left,
+                            last_day,
+                            ..
+                        } => Some((*days_left, last_day.as_ref().map(|l| fmt_date(l.date)))),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
                 done(
                     format!(
                         "партия {n}: просрочки ({name}) нет, игра продолжается (п. 10.3.7); {} {}{}",
-                        if left % 10 == 1 && left % 100 != 11 {
-                            "остался"
-                        } else {
-                            "осталось"
-                        },
+                        plural_ru(left, "остался", "осталось", "осталось"),
                         count(Lang::Ru, left, Noun::Day),
                         last.as_ref()
                             .map(|d| format!(", ответ — не позднее {d}"))

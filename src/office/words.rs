@@ -229,7 +229,7 @@ fn clock_after_ruling(
 ) -> String {
     let moves = last.map(|l| format!("{}–{}", l.moves.start(), l.moves.end()));
     let date = last.map(|l| l.date.format("%d.%m.%Y").to_string());
-    let one = |n: i64| n % 10 == 1 && n % 100 != 11;
+    let left_verb = plural_ru(left, "остался", "осталось", "осталось");
     match lang {
         Lang::Ru => {
             let (to, of) = match side {
@@ -239,29 +239,13 @@ fn clock_after_ruling(
             let mut text = if back > 0 {
                 format!(
                     "{to} {} {}; {} {}",
-                    if one(back) {
-                        "возвращён"
-                    } else {
-                        "возвращено"
-                    },
+                    plural_ru(back, "возвращён", "возвращено", "возвращено"),
                     count(Lang::Ru, back, Noun::Day),
-                    if one(left) {
-                        "остался"
-                    } else {
-                        "осталось"
-                    },
+                    left_verb,
                     count(Lang::Ru, left, Noun::Day),
                 )
             } else {
-                format!(
-                    "У {of} {} {}",
-                    if one(left) {
-                        "остался"
-                    } else {
-                        "осталось"
-                    },
-                    count(Lang::Ru, left, Noun::Day),
-                )
+                format!("У {of} {left_verb} {}", count(Lang::Ru, left, Noun::Day),)
             };
             if let Some(m) = moves {
                 text.push_str(&format!(" на ходы {m}"));
@@ -546,6 +530,19 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
     })
 }
 
+/// What an arbiter's entry on a clock was, for its subject.
+#[derive(Clone, Copy)]
+enum ClockEntry {
+    /// A penalty cancelled.
+    Cancelled,
+    /// Days given back.
+    GivenBack,
+    /// Days added to the time used (10.1.7).
+    Added,
+    /// Penalty days.
+    Penalty,
+}
+
 /// The subject of a [`short_notice`] sent as a note: what it is about, after the cipher and
 /// the game ("ЗШ-2027-1, партия 7: штраф 6 дней белым (п. 10.3.3)").
 pub fn short_subject(lang: Lang, cipher: &str, kind: &NoticeKind, state: &GameState) -> String {
@@ -607,7 +604,7 @@ pub fn short_subject(lang: Lang, cipher: &str, kind: &NoticeKind, state: &GameSt
             format!("no overstep by {}, play resumes (10.3.7)", side(s, 0))
         }
         (
-            Lang::Ru,
+            lang,
             NoticeKind::ClockRuling {
                 side: s,
                 days,
@@ -615,38 +612,42 @@ pub fn short_subject(lang: Lang, cipher: &str, kind: &NoticeKind, state: &GameSt
                 reason,
             },
         ) => {
-            let days_text = count(Lang::Ru, days.abs(), Noun::Day);
-            if reason.starts_with("penalty cancelled") {
-                format!("штраф {} отменён (п. {clause})", side(s, 2))
+            let days_text = count(lang, days.abs(), Noun::Day);
+            let entry = if reason.starts_with("penalty cancelled") {
+                ClockEntry::Cancelled
             } else if *days < 0 {
-                format!("{} возвращено {days_text} (п. {clause})", side(s, 1))
+                ClockEntry::GivenBack
             } else if clause == "10.1.7" {
-                format!(
+                ClockEntry::Added
+            } else {
+                ClockEntry::Penalty
+            };
+            match (lang, entry) {
+                (Lang::Ru, ClockEntry::Cancelled) => {
+                    format!("штраф {} отменён (п. {clause})", side(s, 2))
+                }
+                (Lang::Ru, ClockEntry::GivenBack) => {
+                    format!("{} возвращено {days_text} (п. {clause})", side(s, 1))
+                }
+                (Lang::Ru, ClockEntry::Added) => format!(
                     "{} добавлено {days_text} к затраченному времени (п. {clause})",
                     side(s, 1)
-                )
-            } else {
-                format!("штраф {days_text} {} (п. {clause})", side(s, 1))
-            }
-        }
-        (
-            Lang::En,
-            NoticeKind::ClockRuling {
-                side: s,
-                days,
-                clause,
-                reason,
-            },
-        ) => {
-            let days_text = count(Lang::En, days.abs(), Noun::Day);
-            if reason.starts_with("penalty cancelled") {
-                format!("{}'s penalty cancelled ({clause})", side(s, 0))
-            } else if *days < 0 {
-                format!("{days_text} given back to {} ({clause})", side(s, 0))
-            } else if clause == "10.1.7" {
-                format!("{days_text} added to {}'s time ({clause})", side(s, 0))
-            } else {
-                format!("a penalty of {days_text} to {} ({clause})", side(s, 0))
+                ),
+                (Lang::Ru, ClockEntry::Penalty) => {
+                    format!("штраф {days_text} {} (п. {clause})", side(s, 1))
+                }
+                (Lang::En, ClockEntry::Cancelled) => {
+                    format!("{}'s penalty cancelled ({clause})", side(s, 0))
+                }
+                (Lang::En, ClockEntry::GivenBack) => {
+                    format!("{days_text} given back to {} ({clause})", side(s, 0))
+                }
+                (Lang::En, ClockEntry::Added) => {
+                    format!("{days_text} added to {}'s time ({clause})", side(s, 0))
+                }
+                (Lang::En, ClockEntry::Penalty) => {
+                    format!("a penalty of {days_text} to {} ({clause})", side(s, 0))
+                }
             }
         }
         (Lang::Ru, NoticeKind::BreakRecorded { side: s, grant }) => format!(

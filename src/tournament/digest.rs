@@ -230,21 +230,30 @@ mod tests {
         assert!(breaks_on(&g, day(3, 21)).is_empty());
     }
 
+    /// Ply `ply` (White's when even), received 10.01 and answered 12.01.
+    fn played(ply: usize, text: &str) -> crate::game::PlayedMove {
+        crate::game::PlayedMove {
+            ply,
+            by: if ply.is_multiple_of(2) {
+                Side::White
+            } else {
+                Side::Black
+            },
+            text: text.into(),
+            letter: String::new(),
+            received: day(1, 10),
+            answered: day(1, 12),
+            is_from_variant: false,
+            is_forced: false,
+            substituted_for: None,
+        }
+    }
+
     #[test]
     fn the_pdn_of_a_game_reads_back_with_its_moves_and_result() {
         let mut g = game();
         for (i, text) in ["c3-d4", "f6-g5"].into_iter().enumerate() {
-            g.moves.push(crate::game::PlayedMove {
-                ply: i,
-                by: if i == 0 { Side::White } else { Side::Black },
-                text: text.into(),
-                letter: String::new(),
-                received: day(1, 10),
-                answered: day(1, 12),
-                is_from_variant: false,
-                is_forced: false,
-                substituted_for: None,
-            });
+            g.moves.push(played(i, text));
         }
         let g = arbiter::set_result(&g, Score::Draw, "", day(2, 1)).state;
         let text = pdn(&g, "ЗШ-2026-1");
@@ -262,17 +271,7 @@ mod tests {
             let mut g = game();
             g.number = n;
             if with_move {
-                g.moves.push(crate::game::PlayedMove {
-                    ply: 0,
-                    by: Side::White,
-                    text: "c3-d4".into(),
-                    letter: String::new(),
-                    received: day(1, 10),
-                    answered: day(1, 12),
-                    is_from_variant: false,
-                    is_forced: false,
-                    substituted_for: None,
-                });
+                g.moves.push(played(0, "c3-d4"));
             }
             g
         };
