@@ -75,6 +75,7 @@ fn envelope(name: &str) -> Envelope {
         in_reply_to: Some("letter-1@players.test".into()),
         references: vec!["letter-1@players.test".into()],
         date: SystemTime::UNIX_EPOCH + Duration::from_secs(1_796_454_000),
+        is_answer: true,
     }
 }
 

@@ -1615,6 +1615,12 @@ impl Office {
             in_reply_to,
             references,
             date: std::time::SystemTime::from(now),
+            is_answer: answering.is_some_and(|(_, p)| {
+                p.from.as_ref().is_some_and(|m| {
+                    to.iter()
+                        .any(|(_, e, _)| e.eq_ignore_ascii_case(&m.address))
+                })
+            }),
         };
         let (_, raw) = out::compose(
             &self.templates,

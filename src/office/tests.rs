@@ -158,6 +158,7 @@ struct Sent {
     message_id: String,
     in_reply_to: Option<String>,
     attachments: usize,
+    auto_submitted: String,
 }
 
 impl From<LetterOut> for Sent {
@@ -171,6 +172,11 @@ impl From<LetterOut> for Sent {
             message_id: l.message_id,
             in_reply_to: m.in_reply_to().as_text().map(str::to_string),
             attachments: m.attachment_count(),
+            auto_submitted: m
+                .header("Auto-Submitted")
+                .and_then(|h| h.as_text())
+                .unwrap_or_default()
+                .to_string(),
         }
     }
 }
@@ -294,7 +300,10 @@ fn clause_10_2_3_a_good_move_is_forwarded_to_the_partner_and_receipted() {
             fwd.text
         );
     }
+    // RFC 3834 5: the receipt answers Alice's letter; the forward answers no letter of Bob's.
+    assert_eq!(fwd.auto_submitted, "auto-generated");
     let receipt = one(&sent, "receipt", ALICE);
+    assert_eq!(receipt.auto_submitted, "auto-replied");
     assert_eq!(
         receipt.in_reply_to.as_deref(),
         Some("m1@players.test"),

@@ -31,6 +31,10 @@ pub struct Envelope {
     pub references: Vec<String>,
     /// The Date header.
     pub date: SystemTime,
+    /// The letter answers a letter of its addressee (a receipt, a refusal, an answer to a
+    /// command): `Auto-Submitted: auto-replied`. Otherwise (a start list, a forward, a
+    /// deadline, a digest, a report) it is `auto-generated` (RFC 3834 5).
+    pub is_answer: bool,
 }
 
 /// What a letter says.
@@ -119,7 +123,12 @@ pub fn build(env: &Envelope, content: &Content) -> Result<Vec<u8>, RenderError> 
     let headers = message.headers_mut();
     headers.insert_raw(HeaderValue::new(
         HeaderName::new_from_ascii_str("Auto-Submitted"),
-        "auto-replied".to_string(),
+        if env.is_answer {
+            "auto-replied"
+        } else {
+            "auto-generated"
+        }
+        .to_string(),
     ));
     headers.insert_raw(HeaderValue::new(
         HeaderName::new_from_ascii_str("X-Auto-Response-Suppress"),
@@ -232,6 +241,7 @@ mod tests {
             in_reply_to: Some("abc@players.test".into()),
             references: vec!["root@zaochka".into(), "abc@players.test".into()],
             date: SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000),
+            is_answer: true,
         }
     }
 
