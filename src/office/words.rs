@@ -626,12 +626,15 @@ pub fn short_subject(lang: Lang, cipher: &str, kind: &NoticeKind, state: &GameSt
                 (Lang::Ru, ClockEntry::Cancelled) => {
                     format!("штраф {} отменён (п. {clause})", side(s, 2))
                 }
-                (Lang::Ru, ClockEntry::GivenBack) => {
-                    format!("{} возвращено {days_text} (п. {clause})", side(s, 1))
-                }
+                (Lang::Ru, ClockEntry::GivenBack) => format!(
+                    "{} {} {days_text} (п. {clause})",
+                    side(s, 1),
+                    plural_ru(*days, "возвращён", "возвращено", "возвращено")
+                ),
                 (Lang::Ru, ClockEntry::Added) => format!(
-                    "{} добавлено {days_text} к затраченному времени (п. {clause})",
-                    side(s, 1)
+                    "{} {} {days_text} к затраченному времени (п. {clause})",
+                    side(s, 1),
+                    plural_ru(*days, "добавлен", "добавлено", "добавлено")
                 ),
                 (Lang::Ru, ClockEntry::Penalty) => {
                     format!("штраф {days_text} {} (п. {clause})", side(s, 1))
@@ -739,6 +742,39 @@ mod tests {
             "{}",
             &q[q.len() - 60..]
         );
+    }
+
+    #[test]
+    fn clock_subjects_agree_the_verb_with_the_days() {
+        use crate::game::Player;
+        let day = |s| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let state = GameState::new(
+            "ЗШ-2026-1",
+            7,
+            Variant::Russian,
+            Player::default(),
+            Player::default(),
+            day("2026-12-01"),
+            day("2027-12-31"),
+        );
+        let subject = |days: i64, clause: &str| {
+            let kind = NoticeKind::ClockRuling {
+                side: Side::White,
+                days,
+                clause: clause.to_string(),
+                reason: "ruling".to_string(),
+            };
+            short_subject(Lang::Ru, "ЗШ-2026-1", &kind, &state)
+        };
+        assert_eq!(
+            subject(-1, "10.3.7"),
+            "ЗШ-2026-1, партия 7: белым возвращён 1 день (п. 10.3.7)"
+        );
+        assert!(subject(-21, "10.3.7").contains("возвращён 21 день"));
+        assert!(subject(-11, "10.3.7").contains("возвращено 11 дней"));
+        assert!(subject(-3, "10.3.7").contains("возвращено 3 дня"));
+        assert!(subject(1, "10.1.7").contains("белым добавлен 1 день к затраченному"));
+        assert!(subject(5, "10.1.7").contains("добавлено 5 дней"));
     }
 
     #[test]
