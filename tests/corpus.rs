@@ -752,11 +752,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "cipher",
         "helper kinds: the answer to the arbiter names no cipher or game",
     ),
-    (
-        "penalty.note.",
-        "clause",
-        "helper kinds: the penalty notice cites the clause and then the arbiter's line «п. 10.3.3»",
-    ),
 ];
 
 /// Letters that tell of no tournament the office can trust, so their subjects cannot name

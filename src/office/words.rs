@@ -217,6 +217,22 @@ pub fn recorded_reason(lang: Lang, reason: &str) -> String {
     }
 }
 
+/// The reason of a clock entry after its clause (": по решению судьи"), or nothing when the
+/// reason is empty or only cites the clause again (the arbiter wrote "Штраф 6 дней белым:
+/// п. 10.3.3"), so that the letter does not say "(п. 10.3.3): п. 10.3.3".
+fn reason_after(clause: &str, reason: &str) -> String {
+    let bare = reason
+        .trim()
+        .trim_start_matches("п.")
+        .trim()
+        .trim_end_matches('.');
+    if bare.is_empty() || bare == clause {
+        String::new()
+    } else {
+        format!(": {}", reason.trim())
+    }
+}
+
 /// How a player's clock stands after the arbiter found no overstep (10.3.7): the days given
 /// back, the days left in the control and, when he is to move, the last day to answer.
 /// "Белым возвращено 11 дней; осталось 10 дней на ходы 1–10, ответ — не позднее 09.02.2027."
@@ -493,10 +509,10 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             },
         ) => {
             format!(
-                "в партии {n} {}: {} (п. {clause}): {}",
+                "в партии {n} {}: {} (п. {clause}){}",
                 side(s),
                 signed_count(Lang::Ru, *days, Noun::Day),
-                recorded_reason(Lang::Ru, reason)
+                reason_after(clause, &recorded_reason(Lang::Ru, reason))
             )
         }
         (
@@ -509,9 +525,10 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
             },
         ) => {
             format!(
-                "in game {n}, {}: {} ({clause}): {reason}",
+                "in game {n}, {}: {} ({clause}){}",
                 side(s),
-                signed_count(Lang::En, *days, Noun::Day)
+                signed_count(Lang::En, *days, Noun::Day),
+                reason_after(clause, reason)
             )
         }
         (Lang::Ru, NoticeKind::BreakRecorded { side: s, grant }) => format!(
@@ -873,6 +890,18 @@ mod tests {
             recorded_reason(Lang::En, "impossible move (10.2.10)"),
             "impossible move (10.2.10)"
         );
+    }
+
+    #[test]
+    fn a_reason_that_only_cites_the_clause_is_not_repeated() {
+        assert_eq!(reason_after("10.3.3", "п. 10.3.3"), "");
+        assert_eq!(reason_after("10.3.3", " 10.3.3. "), "");
+        assert_eq!(reason_after("10.3.3", ""), "");
+        assert_eq!(
+            reason_after("10.3.3", "по решению судьи"),
+            ": по решению судьи"
+        );
+        assert_eq!(reason_after("10.3.3", "п. 10.2.9"), ": п. 10.2.9");
     }
 
     #[test]
