@@ -50,12 +50,19 @@ pub struct Context {
     pub config: crate::config::Config,
     /// `--now`, when given: the clock reads this instead of the system clock.
     pub now: Option<chrono::DateTime<chrono::Utc>>,
+    /// The letters' wording: built in, with the config's `templates` folder over it.
+    pub templates: crate::render::Templates,
 }
 
 impl Context {
     /// The moment the command runs: `--now`, or the system clock.
     pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.now.unwrap_or_else(chrono::Utc::now)
+    }
+
+    /// The post office with this configuration and wording.
+    pub fn office(&self) -> crate::office::Office {
+        crate::office::Office::with_templates(self.config.clone(), self.templates.clone())
     }
 }
 
@@ -419,7 +426,18 @@ pub fn run(cli: Cli) -> CliResult {
         Some(text) => Some(now::parse_now(text, config.time_zone).map_err(refused)?),
         None => None,
     };
-    let ctx = Context { config, now };
+    // An edited template is read and checked once, at start, so that a mistake stops here
+    // (exit 2, with the file and line) rather than on a letter months later.
+    let templates = match &config.templates {
+        Some(dir) => crate::render::Templates::load(dir)
+            .map_err(|e| CliError::Broken(anyhow::anyhow!("config key 'templates': {e}")))?,
+        None => crate::render::Templates::builtin(),
+    };
+    let ctx = Context {
+        config,
+        now,
+        templates,
+    };
     match cli.command {
         Command::Init => admin::init(&ctx),
         Command::Tournament { command } => match command {

@@ -51,6 +51,9 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// How a letter proves its sender.
     pub auth: AuthConfig,
+    /// A folder of templates (`<lang>/<name>.txt`) that replace the built-in wording of the
+    /// letters of those names; none: the built-in wording only.
+    pub templates: Option<PathBuf>,
 }
 
 /// `[engine]`: the engine behind `zaochka analyse` and the adjudication package (10.5.4).
@@ -350,6 +353,7 @@ impl Default for Config {
             engine: EngineConfig::default(),
             limits: LimitsConfig::default(),
             auth: AuthConfig::default(),
+            templates: None,
         }
     }
 }
@@ -426,6 +430,7 @@ struct RawConfig {
     engine: RawEngine,
     limits: RawLimits,
     auth: RawAuth,
+    templates: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -618,6 +623,7 @@ impl Default for RawConfig {
             engine: RawEngine::default(),
             limits: RawLimits::default(),
             auth: RawAuth::default(),
+            templates: String::new(),
         }
     }
 }
@@ -959,6 +965,7 @@ impl RawConfig {
                 first_move_query_days: r.first_move_query_days,
                 warning_days: r.warning_days,
             },
+            templates: optional_path(&self.templates),
             engine: EngineConfig {
                 tables: optional_path(&e.tables),
                 seconds: e.seconds,

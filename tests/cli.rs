@@ -1180,3 +1180,61 @@ fn the_demos_closing_hint_runs_as_printed() {
     assert!(command.contains("--now 2027-03-05"), "{command}");
     assert!(text.contains("Время на 05.03.2027"), "{text}");
 }
+
+#[test]
+fn an_edited_template_replaces_the_wording_and_a_broken_one_stops_zaochka_at_start() {
+    let f = Federation::with_config("templates = \"wording\"\n");
+    let ru = f.dir.path().join("wording/ru");
+    std::fs::create_dir_all(&ru).unwrap();
+    std::fs::write(
+        ru.join("start_list.txt"),
+        "{{ cipher }}: стартовый лист федерации\n\nУважаемый {{ to_name }}!\n\nСвой текст федерации.\n",
+    )
+    .unwrap();
+    let f = f.with_tournament();
+    f.ok(&[
+        "--now",
+        "2026-12-01T09:00:00Z",
+        "tournament",
+        "start",
+        CIPHER,
+    ]);
+    let (_, log) = f.expect(0, &["--now", "2026-12-01T09:00:00Z", "run", "--once"]);
+    assert!(
+        log.contains("wording") && log.contains("ru/start_list"),
+        "{log}"
+    );
+    let mut texts = Vec::new();
+    for dir in ["mail/outbox/new", "mail/outbox/cur"] {
+        let Ok(entries) = std::fs::read_dir(f.dir.path().join(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let raw = std::fs::read(entry.unwrap().path()).unwrap();
+            let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            texts.push((
+                msg.subject().unwrap_or("").to_string(),
+                msg.body_text(0).unwrap_or_default().into_owned(),
+            ));
+        }
+    }
+    let start_lists: Vec<_> = texts
+        .iter()
+        .filter(|(s, _)| s.contains("стартовый лист"))
+        .collect();
+    assert_eq!(start_lists.len(), 3, "{texts:?}");
+    for (subject, body) in start_lists {
+        assert_eq!(subject, &format!("{CIPHER}: стартовый лист федерации"));
+        assert!(body.contains("Свой текст федерации."), "{body}");
+        assert!(body.starts_with("Уважаемый "), "{body}");
+    }
+
+    // A mistake in the wording stops every command at start, naming the file and line.
+    std::fs::write(ru.join("receipt.txt"), "Тема\n\n{% if x %}\nнет конца\n").unwrap();
+    let (_, err) = f.expect(2, &["tournament", "list"]);
+    assert!(err.contains("config key 'templates'"), "{err}");
+    assert!(
+        err.contains("wording/ru/receipt.txt:4: syntax error"),
+        "{err}"
+    );
+}

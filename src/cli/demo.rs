@@ -369,6 +369,7 @@ mod tests {
         let ctx = Context {
             config: crate::config::Config::default(),
             now: None,
+            templates: crate::render::Templates::builtin(),
         };
         run(&ctx, dir.path()).unwrap();
         let subjects = outbox_subjects(dir.path());
@@ -431,6 +432,7 @@ mod tests {
         let ctx = Context {
             config: crate::config::Config::default(),
             now: None,
+            templates: crate::render::Templates::builtin(),
         };
         assert!(matches!(run(&ctx, dir.path()), Err(CliError::Refused(_))));
         assert!(dir.path().join("precious.txt").exists());

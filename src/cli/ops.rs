@@ -94,7 +94,7 @@ impl DaemonLock {
 /// Refused for an unknown tournament or too few players.
 pub fn start(ctx: &Context, cipher: &str) -> CliResult {
     let mut store = open_store(&ctx.config)?;
-    let office = Office::new(ctx.config.clone());
+    let office = ctx.office();
     let games = office
         .start_tournament(&mut store, cipher, ctx.now())
         .map_err(office_error)?;
@@ -115,6 +115,13 @@ pub fn start(ctx: &Context, cipher: &str) -> CliResult {
 pub fn run(ctx: &Context, once: bool) -> CliResult {
     let store = open_store(&ctx.config)?;
     let _lock = DaemonLock::take(&ctx.config.database)?;
+    if let Some(folder) = &ctx.config.templates {
+        tracing::info!(
+            folder = %folder.display(),
+            edited = ?ctx.templates.edited(),
+            "wording: the built-in templates, these replaced from the folder"
+        );
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -125,7 +132,7 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
             .context("mail transport")
             .map_err(CliError::Broken)?;
         let mut daemon = Daemon::new(
-            Office::new(ctx.config.clone()),
+            ctx.office(),
             store,
             inbox,
             outbox,

@@ -3,7 +3,7 @@
 use super::admin::{check_address, open_store};
 use super::{CliResult, Context, refused};
 use crate::game::{GameState, Side};
-use crate::office::{AddressChange, Office};
+use crate::office::AddressChange;
 use crate::store::{GameStatus, Store};
 
 /// `zaochka tournament list`: every tournament, one line each: cipher, game, status, dates,
@@ -108,7 +108,7 @@ pub fn set_email(ctx: &Context, cipher: &str, name: &str, email: &str) -> CliRes
     let email = email.trim();
     check_address(ctx, email)?;
     let mut store: Store = open_store(ctx)?;
-    let office = Office::new(ctx.config.clone());
+    let office = ctx.office();
     let change = office
         .set_player_email(&mut store, cipher.trim(), name, email, ctx.now())
         .map_err(super::ops::office_error)?;

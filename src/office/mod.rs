@@ -161,9 +161,15 @@ fn new_message_id(
 impl Office {
     /// An office with the built-in wording.
     pub fn new(config: Config) -> Office {
+        Office::with_templates(config, Templates::builtin())
+    }
+
+    /// An office with this wording (the built-in one with the config's `templates` folder
+    /// over it: [`Templates::load`]).
+    pub fn with_templates(config: Config, templates: Templates) -> Office {
         Office {
             config,
-            templates: Templates::builtin(),
+            templates,
             tables: engine::TableCache::default(),
             reports: std::sync::Mutex::default(),
         }

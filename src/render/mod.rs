@@ -24,6 +24,16 @@ pub enum RenderError {
     /// An address, header or MIME type that cannot be written.
     #[error("cannot build the message: {0}")]
     Mime(String),
+    /// An edited template that is refused: the file, `:line` where known, and why.
+    #[error("{path}{line}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// `:N`, or empty.
+        line: String,
+        /// Why it is refused.
+        message: String,
+    },
     /// The template directory cannot be read.
     #[error("cannot read '{0}': {1}")]
     Io(String, String),

@@ -99,8 +99,11 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
 const DIAGRAM_MARK: &str = "\u{E000}zaochka-diagram\u{E000}";
 
 /// The set of templates, built in and overridden.
+#[derive(Clone, Debug)]
 pub struct Templates {
     env: Environment<'static>,
+    /// The templates read from a folder ([`Templates::load`]): `ru/receipt` …
+    edited: Vec<String>,
 }
 
 /// One rendered letter: subject, plain text and HTML.
@@ -125,36 +128,136 @@ impl Templates {
     }
 
     /// The built-in templates, each replaced by `DIR/<lang>/<name>.txt` where that file
-    /// exists; extra files in DIR are added.
+    /// exists (`<lang>` is `ru` or `en`; other files are not read). Strict, so that an edit
+    /// gone wrong stops zaochka at start instead of failing on a letter months later: a
+    /// `.txt` file whose name is no built-in template's, one that is not a regular file (a
+    /// FIFO, a directory; a symlink counts as the file it points to), larger than 256 KB, not
+    /// UTF-8, that does not compile, or that uses a variable the built-in template of that
+    /// name does not have is an error naming the file (and the line where minijinja knows it).
     ///
     /// # Errors
-    /// [`RenderError::Io`] when the directory cannot be read.
-    pub fn with_overrides(dir: &Path) -> Result<Self, RenderError> {
+    /// [`RenderError::Io`] when DIR or a file cannot be read, [`RenderError::File`] for a
+    /// file that is refused.
+    pub fn load(dir: &Path) -> Result<Self, RenderError> {
+        const MAX_BYTES: u64 = 256 * 1024;
+        let io =
+            |p: &Path, e: std::io::Error| RenderError::Io(p.display().to_string(), e.to_string());
+        let refuse = |p: &Path, line: Option<usize>, msg: String| RenderError::File {
+            path: p.display().to_string(),
+            line: line.map(|l| format!(":{l}")).unwrap_or_default(),
+            message: msg,
+        };
+        if !std::fs::metadata(dir).map_err(|e| io(dir, e))?.is_dir() {
+            return Err(refuse(dir, None, "not a directory".into()));
+        }
         let mut sources = BTreeMap::new();
         for (lang, name, src) in BUILTIN {
             sources.insert(format!("{lang}/{name}"), (*src).to_string());
         }
+        let mut overrides = Vec::new();
         for lang in ["ru", "en"] {
             let sub = dir.join(lang);
-            if !sub.is_dir() {
-                continue;
+            match std::fs::metadata(&sub) {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => return Err(refuse(&sub, None, "not a directory".into())),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io(&sub, e)),
             }
-            let entries = std::fs::read_dir(&sub)
-                .map_err(|e| RenderError::Io(sub.display().to_string(), e.to_string()))?;
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().and_then(|e| e.to_str()) != Some("txt") {
-                    continue;
+            let mut paths = Vec::new();
+            for entry in std::fs::read_dir(&sub).map_err(|e| io(&sub, e))? {
+                let path = entry.map_err(|e| io(&sub, e))?.path();
+                if path.extension().and_then(|e| e.to_str()) == Some("txt") {
+                    paths.push(path);
                 }
-                let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
-                    continue;
-                };
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| RenderError::Io(path.display().to_string(), e.to_string()))?;
-                sources.insert(format!("{lang}/{stem}"), text);
+            }
+            paths.sort();
+            for path in paths {
+                let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                if !builtin_names().any(|n| n == stem) {
+                    let names: Vec<_> = builtin_names().collect();
+                    return Err(refuse(
+                        &path,
+                        None,
+                        format!("no letter has this name (the names: {})", names.join(", ")),
+                    ));
+                }
+                let meta = std::fs::metadata(&path).map_err(|e| io(&path, e))?;
+                if !meta.is_file() {
+                    return Err(refuse(&path, None, "not a regular file".into()));
+                }
+                if meta.len() > MAX_BYTES {
+                    return Err(refuse(
+                        &path,
+                        None,
+                        format!("{} bytes, more than {MAX_BYTES}", meta.len()),
+                    ));
+                }
+                let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|e| refuse(&path, None, format!("not UTF-8 ({e})")))?;
+                let key = format!("{lang}/{stem}");
+                sources.insert(key.clone(), text);
+                overrides.push((key, stem.to_string(), path));
             }
         }
-        Ok(Self::from_sources(sources))
+        let variables = Self::variables();
+        let mut templates = Self::from_sources(sources);
+        templates.edited = overrides.iter().map(|(key, _, _)| key.clone()).collect();
+        for (key, stem, path) in overrides {
+            let tmpl = templates
+                .env
+                .get_template(&key)
+                .map_err(|e| refuse(&path, e.line(), minijinja_message(&e)))?;
+            let known = variables.get(stem.as_str()).cloned().unwrap_or_default();
+            let mut unknown: Vec<_> = tmpl
+                .undeclared_variables(false)
+                .into_iter()
+                .filter(|v| v != "diagram" && !known.contains(v))
+                .collect();
+            if !unknown.is_empty() {
+                unknown.sort();
+                let have = known;
+                return Err(refuse(
+                    &path,
+                    None,
+                    format!(
+                        "uses {}, which this letter does not have (it has: {})",
+                        unknown.join(", "),
+                        have.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(templates)
+    }
+
+    /// The templates that replace built-in ones (`ru/receipt` …), for the log.
+    pub fn edited(&self) -> &[String] {
+        &self.edited
+    }
+
+    /// The variables each built-in template uses, by name: what an edited template of that
+    /// name may use (besides `diagram`, the board).
+    pub fn variables() -> BTreeMap<&'static str, Vec<String>> {
+        Self::builtin().used(false)
+    }
+
+    /// The variables the built-in templates use, by name; `nested`: with their attributes
+    /// (`game.cipher`).
+    fn used(&self, nested: bool) -> BTreeMap<&'static str, Vec<String>> {
+        let builtin = self;
+        let mut all = BTreeMap::new();
+        for name in builtin_names() {
+            let mut vars: Vec<String> = ["ru", "en"]
+                .iter()
+                .filter_map(|lang| builtin.env.get_template(&format!("{lang}/{name}")).ok())
+                .flat_map(|t| t.undeclared_variables(nested))
+                .collect();
+            vars.sort();
+            vars.dedup();
+            all.insert(name, vars);
+        }
+        all
     }
 
     fn from_sources(sources: BTreeMap<String, String>) -> Self {
@@ -173,7 +276,10 @@ impl Templates {
         env.add_filter("sentence", sentence_filter);
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
         env.set_loader(move |name| Ok(sources.get(name).cloned()));
-        Templates { env }
+        Templates {
+            env,
+            edited: Vec::new(),
+        }
     }
 
     /// Renders template `name` in `lang` with `ctx`; `diagram` is the text diagram (or empty)
@@ -293,6 +399,14 @@ fn escape(s: &str) -> String {
     out
 }
 
+/// minijinja's error without the template source it appends to its alternate form.
+fn minijinja_message(e: &minijinja::Error) -> String {
+    match e.detail() {
+        Some(detail) => format!("{}: {detail}", e.kind()),
+        None => e.kind().to_string(),
+    }
+}
+
 fn template_err(name: &str, e: minijinja::Error) -> RenderError {
     RenderError::Template(name.to_string(), format!("{e:#}"))
 }
@@ -347,8 +461,10 @@ mod tests {
 
     #[test]
     fn the_diagram_is_text_in_the_plain_part_and_a_picture_in_the_html_part() {
-        let t = Templates::with_overrides(&override_dir("Тема\n\nДо\n\n{{ diagram }}\n\nПосле\n"))
-            .unwrap();
+        let t = Templates::from_sources(BTreeMap::from([(
+            "ru/custom".to_string(),
+            "Тема\n\nДо\n\n{{ diagram }}\n\nПосле\n".to_string(),
+        )]));
         let r = t.render(Lang::Ru, "custom", &ctx(), " 8 | . b\n").unwrap();
         assert_eq!(r.text, "До\n\n 8 | . b\n\nПосле\n");
         assert!(
@@ -358,13 +474,6 @@ mod tests {
             r.html
         );
         assert!(!r.html.contains('\u{E000}'));
-    }
-
-    fn override_dir(ru_custom: &str) -> std::path::PathBuf {
-        let dir = tempfile::tempdir().unwrap().keep();
-        std::fs::create_dir_all(dir.join("ru")).unwrap();
-        std::fs::write(dir.join("ru/custom.txt"), ru_custom).unwrap();
-        dir
     }
 
     #[test]
@@ -389,12 +498,101 @@ mod tests {
             "Своя тема {{ to_name }}\n\nСвой текст\n",
         )
         .unwrap();
-        let t = Templates::with_overrides(dir.path()).unwrap();
+        // an editor's backup and a file of another kind are not read
+        std::fs::write(dir.path().join("ru/refused.txt~"), "{{ broken").unwrap();
+        std::fs::write(dir.path().join("ru/README"), "notes").unwrap();
+        let t = Templates::load(dir.path()).unwrap();
         let ru = t.render(Lang::Ru, "refused", &ctx(), "").unwrap();
         assert_eq!(ru.subject, "Своя тема Иванов <И.>");
         assert_eq!(ru.text, "Свой текст\n");
         let en = t.render(Lang::En, "refused", &ctx(), "").unwrap();
         assert_eq!(en.subject, "Letter not accepted", "en stays built in");
+    }
+
+    /// `DIR/ru/NAME.txt` holding `text`; the error `Templates::load` gives for it.
+    fn load_error(name: &str, text: &[u8]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("ru")).unwrap();
+        std::fs::write(dir.path().join("ru").join(name), text).unwrap();
+        let err = Templates::load(dir.path()).unwrap_err().to_string();
+        let path = dir.path().join("ru").join(name).display().to_string();
+        assert!(err.starts_with(&path), "{err}");
+        err[path.len()..].to_string()
+    }
+
+    #[test]
+    fn a_bad_edited_template_is_refused_at_load_with_its_file_and_line() {
+        assert_eq!(
+            load_error(
+                "receipt.txt",
+                "Тема\n\nСтрока\n{% if x %}\nнет конца\n".as_bytes()
+            ),
+            ":5: syntax error: unexpected end of input, expected end of block"
+        );
+        let e = load_error(
+            "receipt.txt",
+            "Тема\n\n{{ game.to_name }} {{ zarplata }}\n".as_bytes(),
+        );
+        assert!(
+            e.starts_with(": uses zarplata, which this letter does not have (it has: "),
+            "{e}"
+        );
+        assert!(e.contains("game, moves"), "{e}");
+        let e = load_error("recieved.txt", b"x\n\ny\n");
+        assert!(
+            e.starts_with(": no letter has this name (the names: forward, receipt"),
+            "{e}"
+        );
+        assert_eq!(
+            load_error("receipt.txt", b"\xff\xfe\n\n"),
+            ": not UTF-8 (invalid utf-8 sequence of 1 bytes from index 0)"
+        );
+        let big = vec![b'a'; 256 * 1024 + 1];
+        assert_eq!(
+            load_error("receipt.txt", &big),
+            ": 262145 bytes, more than 262144"
+        );
+    }
+
+    #[test]
+    fn an_odd_file_in_the_template_folder_is_refused_and_never_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let ru = dir.path().join("ru");
+        std::fs::create_dir_all(ru.join("forward.txt")).unwrap();
+        let err = Templates::load(dir.path()).unwrap_err().to_string();
+        assert!(err.ends_with("ru/forward.txt: not a regular file"), "{err}");
+        std::fs::remove_dir(ru.join("forward.txt")).unwrap();
+        let fifo = ru.join("receipt.txt");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = Templates::load(dir.path()).unwrap_err().to_string();
+        assert!(err.ends_with("ru/receipt.txt: not a regular file"), "{err}");
+        let file = dir.path().join("plain");
+        std::fs::write(&file, "").unwrap();
+        let err = Templates::load(&file).unwrap_err().to_string();
+        assert!(err.ends_with("plain: not a directory"), "{err}");
+        let err = Templates::load(&dir.path().join("missing")).unwrap_err();
+        assert!(matches!(err, RenderError::Io(..)), "{err}");
+    }
+
+    #[test]
+    fn the_variables_of_every_template_are_documented_beside_the_templates() {
+        let doc = include_str!("../../templates/README.md");
+        let mut want = String::new();
+        for (name, vars) in Templates::builtin().used(true) {
+            let vars: Vec<_> = vars
+                .iter()
+                .filter(|v| *v != "diagram")
+                .map(|v| format!("`{v}`"))
+                .collect();
+            want.push_str(&format!("- `{name}`: {}\n", vars.join(", ")));
+        }
+        let start = doc.find("<!-- variables -->\n").expect("the marker") + 19;
+        let end = doc.find("<!-- end -->").expect("the end marker");
+        assert_eq!(&doc[start..end], want, "templates/README.md is out of date");
     }
 
     #[test]
