@@ -167,7 +167,7 @@ pub enum Command {
         /// The new file the copy goes to.
         file: std::path::PathBuf,
     },
-    /// Exports: game records.
+    /// Exports: game records (PDN) and the correspondence (mbox).
     Export {
         /// What to export.
         #[command(subcommand)]
@@ -335,6 +335,14 @@ pub enum ExportCommand {
         /// One game's number (default: every game).
         number: Option<u32>,
     },
+    /// Every letter of the tournament (or of one game), in and out, raw as it was received
+    /// or sent, oldest first, as an mbox (mboxrd) on stdout: any mail client opens it.
+    Mbox {
+        /// The tournament's cipher.
+        cipher: String,
+        /// One game's number (default: the whole tournament).
+        number: Option<u32>,
+    },
 }
 
 /// `zaochka rules …`
@@ -487,6 +495,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Table { cipher, json } => show::table(&ctx, &cipher, json),
         Command::Export { command } => match command {
             ExportCommand::Pdn { cipher, number } => show::pdn(&ctx, &cipher, number),
+            ExportCommand::Mbox { cipher, number } => archive::mbox(&ctx, &cipher, number),
         },
         Command::Backup { file } => archive::backup(&ctx, &file),
         Command::Demo { dir } => ops::demo(&ctx, dir.as_deref()),

@@ -1238,3 +1238,92 @@ fn an_edited_template_replaces_the_wording_and_a_broken_one_stops_zaochka_at_sta
         "{err}"
     );
 }
+
+#[test]
+fn export_mbox_gives_every_letter_of_the_demo_byte_for_byte_oldest_first() {
+    let f = Federation::new();
+    let dir = f.dir.path().join("demo");
+    f.ok(&["demo", dir.to_str().unwrap()]);
+    let export = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_zaochka"))
+            .current_dir(&dir)
+            .args(["export", "mbox", "ДЕМО-2027"])
+            .args(args)
+            .output()
+            .expect("run export mbox");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read: Vec<_> = mail_parser::mailbox::mbox::MessageIterator::new(&out.stdout[..])
+            .map(|m| m.expect("an mbox letter"))
+            .collect();
+        (read, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let conn = rusqlite::Connection::open(dir.join("zaochka.sqlite")).unwrap();
+    let raws = |sql: &str| -> Vec<Vec<u8>> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let ours = "(SELECT g.id FROM games g JOIN tournaments t ON t.id = g.tournament \
+                WHERE t.cipher = 'ДЕМО-2027')";
+    let letters_in = raws(&format!("SELECT raw FROM letters_in WHERE game IN {ours}"));
+    let letters_out = raws(&format!(
+        "SELECT raw FROM letters_out WHERE sent_at IS NOT NULL AND game IN {ours}"
+    ));
+    // zaochka's letters about no one game: the subject names the tournament
+    let start_lists = raws(
+        "SELECT raw FROM letters_out WHERE game IS NULL \
+         AND kind IN ('start_list', 'weekly_digest', 'break_notice')",
+    );
+    assert!(letters_in.len() >= 10 && letters_out.len() > 10 && start_lists.len() >= 10);
+
+    let (all, log) = export(&[]);
+    // the reader keeps the blank line that ends each letter in the mbox
+    let got: Vec<Vec<u8>> = all
+        .iter()
+        .map(|m| m.contents().strip_suffix(b"\n").unwrap().to_vec())
+        .collect();
+    for raw in letters_in.iter().chain(&letters_out).chain(&start_lists) {
+        assert_eq!(
+            got.iter().filter(|g| *g == raw).count(),
+            1,
+            "a stored letter is not in the mbox exactly once:\n{}",
+            String::from_utf8_lossy(raw)
+        );
+    }
+    assert_eq!(log.trim(), format!("{} letters written", all.len()));
+    let dates: Vec<u64> = all.iter().map(|m| m.internal_date()).collect();
+    assert!(dates.windows(2).all(|w| w[0] <= w[1]), "{dates:?}");
+    for (m, raw) in all.iter().zip(&got) {
+        let parsed = mail_parser::MessageParser::default().parse(raw).unwrap();
+        assert!(parsed.subject().is_some_and(|s| !s.is_empty()));
+        assert!(m.from().contains('@'), "{}", m.from());
+    }
+
+    // One game: its letters only, and fewer.
+    let (one, _) = export(&["1"]);
+    let game_1 = raws(
+        "SELECT raw FROM letters_in WHERE game = (SELECT id FROM games WHERE number = 1) \
+         UNION ALL SELECT raw FROM letters_out WHERE sent_at IS NOT NULL \
+         AND game = (SELECT id FROM games WHERE number = 1)",
+    );
+    assert_eq!(one.len(), game_1.len());
+    assert!(one.len() < all.len());
+    for m in &one {
+        let raw = m.contents().strip_suffix(b"\n").unwrap();
+        assert!(game_1.iter().any(|g| g == raw));
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_zaochka"))
+        .current_dir(&dir)
+        .args(["export", "mbox", "НЕТ-1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no tournament 'НЕТ-1'"));
+    assert!(out.stdout.is_empty());
+}

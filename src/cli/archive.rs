@@ -1,6 +1,10 @@
-//! The secretary's archive: `backup FILE` (an online, checked copy of the database).
+//! The secretary's archive: `backup FILE` (an online, checked copy of the database) and
+//! `export mbox` (the correspondence of 10.1.13 as every mail client reads it).
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
 
 use super::{CliError, CliResult, Context, admin::open_store, refused};
 use crate::store::{self, Store, StoreError};
@@ -100,4 +104,105 @@ fn copy_and_check(ctx: &Context, partial: &Path, file: &Path) -> Result<store::T
         }
     })?;
     Ok(totals)
+}
+
+/// One letter of the archive, for sorting: when, in before out at the same moment, its id.
+struct Archived {
+    at: DateTime<Utc>,
+    is_out: bool,
+    id: i64,
+    sender: String,
+    raw: Vec<u8>,
+}
+
+/// Whether our own letter about no one game is about tournament `cipher`: its subject
+/// begins with the cipher (`ЗШ-2027-1: стартовый лист`, `ЗШ-2027-1, партия 7: …`).
+fn names_tournament(raw: &[u8], cipher: &str) -> bool {
+    let subject = mail_parser::MessageParser::new()
+        .parse_headers(raw)
+        .and_then(|m| m.subject().map(str::to_owned))
+        .unwrap_or_default();
+    subject
+        .strip_prefix(cipher)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', ',', ' ']))
+}
+
+/// `zaochka export mbox CIPHER [NUMBER]`: every letter of the tournament (or of one game),
+/// in and out, raw as it was received or sent, oldest first, as mboxrd on stdout. A letter
+/// in belongs to a game when it was judged in it (moves, the arbiter's commands) or set
+/// aside naming it; a letter out when it is about the game, and for the whole tournament
+/// also zaochka's letters about no one game whose subject names the cipher (start lists,
+/// digests, the final report). Letters out not sent yet (waiting, or given up) are left out
+/// and counted on stderr. Each `From ` line has the sender (the player's address, or the
+/// envelope sender of ours) and the postmark or the time it was sent.
+///
+/// # Errors
+/// Refused for an unknown tournament or game; broken when the database or stdout fails.
+pub fn mbox(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
+    let store = open_store(ctx)?;
+    let (letters, unsent) = store.read(|tx| -> Result<_, CliError> {
+        let t = super::show::find_tournament(tx, cipher)?;
+        let games = match number {
+            Some(n) => vec![
+                tx.find_game(t.id, n)?
+                    .ok_or_else(|| refused(format!("no game {n} in tournament {}", t.cipher)))?,
+            ],
+            None => tx.games(t.id)?,
+        };
+        let mut letters = Vec::new();
+        let mut outgoing = Vec::new();
+        for g in &games {
+            for l in tx.letters_of_game(g.id)? {
+                letters.push(Archived {
+                    at: l.received,
+                    is_out: false,
+                    id: l.id.0,
+                    sender: l.sender,
+                    raw: l.raw,
+                });
+            }
+            outgoing.extend(tx.letters_out_of_game(g.id)?);
+        }
+        if number.is_none() {
+            outgoing.extend(
+                tx.letters_out_without_game()?
+                    .into_iter()
+                    .filter(|l| names_tournament(&l.raw, &t.cipher)),
+            );
+        }
+        let mut unsent = 0;
+        for l in outgoing {
+            let Some(sent) = l.sent_at else {
+                unsent += 1;
+                continue;
+            };
+            letters.push(Archived {
+                at: sent,
+                is_out: true,
+                id: l.id.0,
+                sender: l.envelope_from,
+                raw: l.raw,
+            });
+        }
+        letters.sort_by_key(|l| (l.at, l.is_out, l.id));
+        Ok((letters, unsent))
+    })?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for l in &letters {
+        crate::render::mbox::write_letter(&mut out, &l.sender, l.at, &l.raw)
+            .map_err(|e| CliError::Broken(anyhow::anyhow!("write the mbox to stdout: {e}")))?;
+    }
+    out.flush()
+        .map_err(|e| CliError::Broken(anyhow::anyhow!("write the mbox to stdout: {e}")))?;
+    eprintln!(
+        "{} letters written{}",
+        letters.len(),
+        if unsent > 0 {
+            format!("; {unsent} not sent yet left out")
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
 }

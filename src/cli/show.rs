@@ -44,7 +44,7 @@ fn zone(ctx: &Context, t: &Tournament) -> Tz {
     Tz::from_str(&t.tz).unwrap_or(ctx.config.time_zone)
 }
 
-fn find_tournament(tx: &Tx<'_>, cipher: &str) -> Result<Tournament, CliError> {
+pub(super) fn find_tournament(tx: &Tx<'_>, cipher: &str) -> Result<Tournament, CliError> {
     tx.find_tournament(cipher.trim())?
         .ok_or_else(|| refused(format!("no tournament '{}'", cipher.trim())))
 }

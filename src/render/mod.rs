@@ -1,9 +1,10 @@
 //! Outgoing letters: the wording from the templates under `templates/` (Russian and
-//! English), board diagrams (text and PNG), and the complete MIME message.
+//! English), board diagrams (text and PNG), the complete MIME message, and the archive as mbox.
 
 pub mod arbiter;
 pub mod board;
 pub mod letters;
+pub mod mbox;
 pub mod mime;
 pub mod position;
 pub mod template;

@@ -661,6 +661,20 @@ impl Tx<'_> {
             .during(|| format!("find outgoing letter '{message_id}'"))
     }
 
+    /// Every outgoing letter about no one game (start lists, digests, reports, notes to
+    /// the officials), in the order they were queued.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn letters_out_without_game(&self) -> Result<Vec<LetterOut>> {
+        self.collect(
+            &format!("SELECT {LETTER_OUT_COLUMNS} FROM letters_out WHERE game IS NULL ORDER BY id"),
+            [],
+            letter_out_row,
+            || "list the outgoing letters about no one game".to_string(),
+        )
+    }
+
     /// Every outgoing letter about `game`, in the order they were queued.
     ///
     /// # Errors
