@@ -1114,6 +1114,33 @@ fn the_sweep_looks_at_unchanged_tournaments_again_every_monday_and_a_new_process
     );
 }
 
+#[test]
+fn a_digest_missed_while_zaochka_was_down_goes_once_on_its_first_pass_after() {
+    let mut w = World::new();
+    let digests = |sent: &[(String, Vec<String>, String)]| {
+        sent.iter().filter(|(k, _, _)| k == "weekly_digest").count()
+    };
+    let mut seen = Default::default();
+    // Play starts on Saturday 10.01.2026; the first Monday, 12.01, is not caught up: its
+    // digest would say no more than the start list.
+    reports(&mut w, &mut seen, at(2026, 1, 13));
+    assert_eq!(digests(&w.sent()), 0, "the first week is not caught up");
+    // Down from 14.01 to Wednesday 28.01: the Mondays 19.01 and 26.01 were missed.
+    let mut fresh = Default::default();
+    reports(&mut w, &mut fresh, at(2026, 1, 28));
+    assert_eq!(
+        digests(&w.sent()),
+        3,
+        "one catch-up digest, not one per missed week"
+    );
+    reports(&mut w, &mut fresh, at(2026, 1, 29));
+    let mut again = Default::default();
+    reports(&mut w, &mut again, at(2026, 1, 30));
+    assert_eq!(digests(&w.sent()), 0, "the catch-up goes once");
+    reports(&mut w, &mut again, at(2026, 2, 2));
+    assert_eq!(digests(&w.sent()), 3, "the next Monday's digest as usual");
+}
+
 /// The PDN of the final report, on 01.08.2026.
 fn report_pdn(w: &mut World) -> String {
     w.store

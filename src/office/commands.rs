@@ -1706,6 +1706,26 @@ const LOOK_BACK: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
 ///
 /// # Errors
 /// [`OfficeError`] from the store or the renderer.
+/// The Monday of `day`'s week.
+fn monday_of(day: NaiveDate) -> NaiveDate {
+    use chrono::Datelike;
+    day - chrono::Days::new(u64::from(day.weekday().num_days_from_monday()))
+}
+
+/// Whether the weekly digest of a tournament that started on `start` is due on `day`.
+///
+/// It is due on Monday. A digest missed on Monday (zaochka was down) goes on the first
+/// pass later in the same week, once: one catch-up digest, never one per missed week,
+/// as the ledger of fired notices is keyed by the ISO week. The first Monday of play is
+/// not caught up: that digest would say no more than the start list did.
+fn digest_due(day: NaiveDate, start: NaiveDate) -> bool {
+    use chrono::Datelike;
+    let monday = monday_of(day);
+    let first_monday =
+        start + chrono::Days::new(u64::from((7 - start.weekday().num_days_from_monday()) % 7));
+    day >= start && (day == monday || monday > first_monday)
+}
+
 pub fn sweep_reports(
     office: &Office,
     tx: &Tx<'_>,
@@ -1726,14 +1746,12 @@ pub fn sweep_reports(
             .into_iter()
             .collect(),
     };
-    // Every zone where it is Monday and whose tournaments have not had this week's look.
+    // Every zone whose tournaments have not had this week's look: on Monday for the
+    // digest, later in the week for a digest missed while zaochka was down.
     let mut keys = Vec::new();
     for zone in tx.tournament_zones()? {
         let tz = Tz::from_str(&zone).unwrap_or(chrono_tz::Europe::Moscow);
         let day = now.with_timezone(&tz).date_naive();
-        if day.weekday() != chrono::Weekday::Mon {
-            continue;
-        }
         let key = (week_key(day), zone);
         if !seen.digests.contains(&key) {
             ids.extend(tx.tournaments_in_zone(&key.1)?);
@@ -1757,10 +1775,16 @@ pub fn sweep_reports(
                 final_report(office, tx, &t.cipher, now)?;
                 sent += 1;
             }
-        } else if day.weekday() == chrono::Weekday::Mon
-            && day >= t.start
-            && tx.fire_notice_once(first, &week_key(day), day, None, now)?
+        } else if digest_due(day, t.start)
+            && tx.fire_notice_once(first, &week_key(day), monday_of(day), None, now)?
         {
+            if day.weekday() != chrono::Weekday::Mon {
+                tracing::info!(
+                    tournament = %t.cipher,
+                    day = %day,
+                    "the weekly digest missed on Monday goes now"
+                );
+            }
             sent += weekly(office, tx, &t.cipher, now)?;
         }
     }

@@ -296,7 +296,12 @@ fn clause_10_3_4_the_first_move_query_names_the_tournament_s_days() {
     post.office
         .sweep(&mut post.store, at("2026-12-20"))
         .unwrap();
-    assert!(post.take().is_empty(), "21 days have not passed");
+    // Only the weekly digest that the arbiter gets on Mondays may go before that.
+    let early = post.take();
+    assert!(
+        early.iter().all(|s| s.kind == "weekly_digest"),
+        "21 days have not passed: {early:?}"
+    );
     post.office
         .sweep(&mut post.store, at("2026-12-23"))
         .unwrap();
