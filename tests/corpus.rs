@@ -741,18 +741,11 @@ fn every_letter_is_as_in_the_corpus() {
 /// why). An entry matches every file of the corpus (`<lang>/<step>.<kind>.<recipient>.txt`)
 /// whose name contains it; an entry that matches no fault any more makes the test fail, so
 /// remove it with the fix.
-const KNOWN: &[(&str, &str, &str)] = &[
-    (
-        ".refused.",
-        "cipher",
-        "helper kinds: refusals are «Письмо не принято» with no cipher or game",
-    ),
-    (
-        ".command_answer.",
-        "cipher",
-        "helper kinds: the answer to the arbiter names no cipher or game",
-    ),
-];
+const KNOWN: &[(&str, &str, &str)] = &[(
+    ".command_answer.",
+    "cipher",
+    "helper kinds: the answer to the arbiter names no cipher or game",
+)];
 
 /// Letters that tell of no tournament the office can trust, so their subjects cannot name
 /// the cipher: an address no tournament knows, and a letter whose sender is not proven.

@@ -357,7 +357,8 @@ impl Office {
                 })
                 .collect();
             let reason = words::nothing_read(self.lang(), &problems);
-            self.refuse(tx, &me[0], &from, &reason, id, &p, now)?;
+            let subject = self.refusal_subject(tx, &me, &letter)?;
+            self.refuse(tx, &me[0], &from, &subject, &reason, id, &p, now)?;
             return Ok(Outcome::SetAside {
                 game: None,
                 reason: "no move or other business found in the letter".into(),
@@ -382,7 +383,9 @@ impl Office {
             Found::One(g) => g,
             Found::NotYours(g) => {
                 let reason = words::not_your_game(self.lang(), g.number);
-                self.refuse(tx, &me[0], &from, &reason, id, &p, now)?;
+                let cipher = tx.tournament(g.tournament)?.cipher;
+                let subject = words::refused_subject(self.lang(), &[cipher], Some(g.number));
+                self.refuse(tx, &me[0], &from, &subject, &reason, id, &p, now)?;
                 return Ok(Outcome::SetAside {
                     game: Some(g.id),
                     reason: format!("game {} is not the sender's", g.number),
@@ -390,7 +393,8 @@ impl Office {
             }
             Found::Unknown(mine) => {
                 let reason = words::which_game(self.lang(), &mine);
-                self.refuse(tx, &me[0], &from, &reason, id, &p, now)?;
+                let subject = self.refusal_subject(tx, &me, &letter)?;
+                self.refuse(tx, &me[0], &from, &subject, &reason, id, &p, now)?;
                 return Ok(Outcome::SetAside {
                     game: None,
                     reason: "the game could not be found".into(),
@@ -492,9 +496,10 @@ impl Office {
         if !tx.courtesy_once(&from, self.today(now, None), now)? {
             return Ok(set_aside("not answered (one such answer a day)"));
         }
+        let subject = words::refused_subject(self.lang(), &self.ciphers_of(tx, &me)?, None);
         let name = me.into_iter().next().map(|p| p.name).unwrap_or_default();
         let ctx = out::Refused {
-            subject: String::new(),
+            subject,
             to_name: name.clone(),
             reason: words::too_large(self.lang(), bytes, limit),
             federation: self.config.federation.clone(),
@@ -706,19 +711,57 @@ impl Office {
         Ok(Found::Unknown(list))
     }
 
+    /// The subject of a refusal to `me`: the cipher the letter names when it is one of
+    /// theirs (and its game, if named), else all of their tournaments' ciphers.
+    fn refusal_subject(
+        &self,
+        tx: &Tx<'_>,
+        me: &[Player],
+        letter: &letter::Letter,
+    ) -> Result<String, OfficeError> {
+        let mut ciphers = self.ciphers_of(tx, me)?;
+        let named = letter.cipher.as_ref().and_then(|c| {
+            ciphers
+                .iter()
+                .find(|m| m.eq_ignore_ascii_case(c.trim()))
+                .cloned()
+        });
+        let number = match named {
+            Some(c) => {
+                ciphers = vec![c];
+                letter.game
+            }
+            None => None,
+        };
+        Ok(words::refused_subject(self.lang(), &ciphers, number))
+    }
+
+    /// The distinct ciphers of the tournaments `me` plays in, in the order of `me`.
+    fn ciphers_of(&self, tx: &Tx<'_>, me: &[Player]) -> Result<Vec<String>, OfficeError> {
+        let mut ciphers: Vec<String> = vec![];
+        for p in me {
+            let c = tx.tournament(p.tournament)?.cipher;
+            if !ciphers.contains(&c) {
+                ciphers.push(c);
+            }
+        }
+        Ok(ciphers)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn refuse(
         &self,
         tx: &Tx<'_>,
         who: &Player,
         email: &str,
+        subject: &str,
         reason: &str,
         id: LetterInId,
         p: &ParsedMail,
         now: DateTime<Utc>,
     ) -> Result<(), OfficeError> {
         let ctx = out::Refused {
-            subject: String::new(),
+            subject: subject.to_string(),
             to_name: who.name.clone(),
             reason: reason.to_string(),
             federation: self.config.federation.clone(),
@@ -771,7 +814,7 @@ impl Office {
             };
             if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
                 let ctx = out::Refused {
-                    subject: String::new(),
+                    subject: words::refused_subject(self.lang(), &[t.cipher.clone()], None),
                     to_name: player.name.clone(),
                     reason: words::break_refused(self.lang(), &words::break_error(self.lang(), &e)),
                     federation: self.config.federation.clone(),

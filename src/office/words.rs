@@ -32,6 +32,24 @@ pub fn example_moves(v: Variant) -> (&'static str, &'static str) {
 }
 
 /// A letter naming someone else's game.
+/// The subject of a refusal: the tournament(s) it concerns and the game when one is named
+/// ("ЗШ-2026-1, партия 7: письмо не принято"); the generic one when none is known.
+pub fn refused_subject(lang: Lang, ciphers: &[String], number: Option<u32>) -> String {
+    let mut what = ciphers.join(", ");
+    if let (Some(n), false) = (number, what.is_empty()) {
+        what = match lang {
+            Lang::Ru => format!("{what}, партия {n}"),
+            Lang::En => format!("{what}, game {n}"),
+        };
+    }
+    match (lang, what.is_empty()) {
+        (Lang::Ru, true) => "Письмо не принято".into(),
+        (Lang::En, true) => "Letter not accepted".into(),
+        (Lang::Ru, false) => format!("{what}: письмо не принято"),
+        (Lang::En, false) => format!("{what}: letter not accepted"),
+    }
+}
+
 pub fn not_your_game(lang: Lang, number: u32) -> String {
     match lang {
         Lang::Ru => format!(
@@ -692,6 +710,18 @@ pub fn short_subject(lang: Lang, cipher: &str, kind: &NoticeKind, state: &GameSt
             date(&grant.range.from),
             date(&grant.range.to)
         ),
+        (
+            Lang::Ru,
+            NoticeKind::AlreadyMade { .. }
+            | NoticeKind::NotInPlay { .. }
+            | NoticeKind::WrongGame { .. },
+        ) => "письмо не принято".to_string(),
+        (
+            Lang::En,
+            NoticeKind::AlreadyMade { .. }
+            | NoticeKind::NotInPlay { .. }
+            | NoticeKind::WrongGame { .. },
+        ) => "letter not accepted".to_string(),
         (Lang::Ru, _) => "сообщение".to_string(),
         (Lang::En, _) => "a message".to_string(),
     };
@@ -801,6 +831,21 @@ mod tests {
             "Привет!\nХод за вами."
         );
         assert_eq!(quoted_words(Lang::Ru, ""), "");
+    }
+
+    #[test]
+    fn a_refusal_names_its_tournaments_and_the_game_only_with_its_cipher() {
+        let two = ["ЗШ-2026-1".to_string(), "ЗШ-2026-2".to_string()];
+        assert_eq!(
+            refused_subject(Lang::Ru, &two, None),
+            "ЗШ-2026-1, ЗШ-2026-2: письмо не принято"
+        );
+        assert_eq!(
+            refused_subject(Lang::Ru, &two[..1], Some(7)),
+            "ЗШ-2026-1, партия 7: письмо не принято"
+        );
+        assert_eq!(refused_subject(Lang::Ru, &[], Some(7)), "Письмо не принято");
+        assert_eq!(refused_subject(Lang::En, &[], None), "Letter not accepted");
     }
 
     #[test]

@@ -417,6 +417,7 @@ mod tests {
 
     #[derive(Serialize)]
     struct Ctx {
+        subject: &'static str,
         to_name: &'static str,
         reason: &'static str,
         federation: &'static str,
@@ -424,6 +425,7 @@ mod tests {
 
     fn ctx() -> Ctx {
         Ctx {
+            subject: "",
             to_name: "Иванов <И.>",
             reason: "партия 7 не ваша",
             federation: "ФШР",
