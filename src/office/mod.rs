@@ -814,7 +814,11 @@ impl Office {
             };
             if let Err(e) = crate::clock::check_break(&grant, &earlier, &settings) {
                 let ctx = out::Refused {
-                    subject: words::refused_subject(self.lang(), &[t.cipher.clone()], None),
+                    subject: words::refused_subject(
+                        self.lang(),
+                        std::slice::from_ref(&t.cipher),
+                        None,
+                    ),
                     to_name: player.name.clone(),
                     reason: words::break_refused(self.lang(), &words::break_error(self.lang(), &e)),
                     federation: self.config.federation.clone(),
