@@ -61,8 +61,68 @@ fn side_word(lang: Lang, side: Side) -> &'static str {
 /// A command not carried out, with why (worded).
 struct Refusal(String);
 
-/// What one command did: the line for the answer and the game it touched.
-type Applied = Result<(String, Option<GameId>), Refusal>;
+/// What one command carried out did.
+struct Done {
+    /// The line for the answer.
+    line: String,
+    /// The game it touched, if it was about one game.
+    game: Option<GameId>,
+    /// The tournament it touched when it was about a player, not one game.
+    tournament: Option<TournamentId>,
+}
+
+/// What one command did, or why not.
+type Applied = Result<Done, Refusal>;
+
+/// The games for a subject: "ЗШ-2026-5, партия 1" for one, "ЗШ-2026-5, партии 1, 3" for
+/// several of one tournament, the ciphers alone for several tournaments or when a command
+/// was about a player of the tournament rather than one game.
+fn games_named(
+    lang: Lang,
+    tx: &Tx<'_>,
+    games: &[GameId],
+    tournaments: &[TournamentId],
+) -> Result<String, OfficeError> {
+    let mut by_cipher: Vec<(String, Vec<u32>)> = vec![];
+    for &id in tournaments {
+        let cipher = tx.tournament(id)?.cipher;
+        if !by_cipher.iter().any(|(c, _)| *c == cipher) {
+            by_cipher.push((cipher, vec![]));
+        }
+    }
+    for &id in games {
+        let g = tx.game(id)?;
+        let cipher = tx.tournament(g.tournament)?.cipher;
+        match by_cipher.iter_mut().find(|(c, _)| *c == cipher) {
+            Some((_, numbers)) => numbers.push(g.number),
+            None => by_cipher.push((cipher, vec![g.number])),
+        }
+    }
+    Ok(match by_cipher.as_slice() {
+        [] => String::new(),
+        [(cipher, numbers)] if numbers.is_empty() => cipher.clone(),
+        [(cipher, numbers)] => {
+            let mut numbers = numbers.clone();
+            numbers.sort_unstable();
+            let list = numbers
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            match (lang, numbers.len()) {
+                (Lang::Ru, 1) => format!("{cipher}, партия {list}"),
+                (Lang::Ru, _) => format!("{cipher}, партии {list}"),
+                (Lang::En, 1) => format!("{cipher}, game {list}"),
+                (Lang::En, _) => format!("{cipher}, games {list}"),
+            }
+        }
+        many => many
+            .iter()
+            .map(|(c, _)| c.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
 
 /// Handles one letter from the arbiter or the secretary; `game` is the game found by
 /// threading (a reply to zaochka's notice), if any.
@@ -97,20 +157,29 @@ pub fn handle(
         })
         .collect();
     let mut touched = None;
+    let mut all_touched: Vec<GameId> = game.into_iter().collect();
+    let mut tournaments: Vec<TournamentId> = vec![];
     let author = match role {
         Role::Arbiter => office.config.arbiter.clone(),
         Role::Secretary => office.config.secretary.clone(),
     };
     for order in &orders.items {
         match apply(office, tx, letter, order, role, &author, game, now)? {
-            Ok((line, g)) => {
-                done.push(line);
-                touched = touched.or(g);
+            Ok(d) => {
+                done.push(d.line);
+                touched = touched.or(d.game);
+                if let Some(g) = d.game.filter(|g| !all_touched.contains(g)) {
+                    all_touched.push(g);
+                }
+                if let Some(t) = d.tournament.filter(|t| !tournaments.contains(t)) {
+                    tournaments.push(t);
+                }
             }
             Err(Refusal(why)) => problems.push(format!("«{}»: {why}", order.line)),
         }
     }
     let answer = ctx::CommandAnswer {
+        about: games_named(lang, tx, &all_touched, &tournaments)?,
         to_name: String::new(),
         done: done.clone(),
         problems,
@@ -220,7 +289,7 @@ fn apply(
         let action = serde_json::json!({ "command": &order.command }).to_string();
         tx.record_decision(
             &NewDecision {
-                game: applied.as_ref().ok().and_then(|(_, g)| *g),
+                game: applied.as_ref().ok().and_then(|d| d.game),
                 author,
                 text: &order.line,
                 action: &action,
@@ -267,7 +336,13 @@ fn game_command(
             format!("no such player in game {n}"),
         )
     };
-    let done = |ru: String, en: String| Ok(Ok((w(lang, ru, en), Some(g.id))));
+    let done = |ru: String, en: String| {
+        Ok(Ok(Done {
+            line: w(lang, ru, en),
+            game: Some(g.id),
+            tournament: None,
+        }))
+    };
     match command {
         Command::ConfirmOverstep | Command::RejectOverstep { .. } => {
             let Status::Suspended { side, .. } = state.status else {
@@ -610,24 +685,31 @@ fn player_command(
                 numbers.push(g.number);
             }
             let games = join_numbers(&numbers);
-            Ok(Ok((
-                w(
+            // A label before a list: one game or several, whatever the count ends in.
+            let (noun, noun_en) = if numbers.len() == 1 {
+                ("партия", "game")
+            } else {
+                ("партии", "games")
+            };
+            Ok(Ok(Done {
+                line: w(
                     lang,
                     format!(
-                        "{}: особый перерыв с {} по {} (п. 10.4.5), партии {games}",
+                        "{}: особый перерыв с {} по {} (п. 10.4.5), {noun} {games}",
                         who.name,
                         fmt_date(*from),
                         fmt_date(*to)
                     ),
                     format!(
-                        "{}: special break {} to {} (10.4.5), games {games}",
+                        "{}: special break {} to {} (10.4.5), {noun_en} {games}",
                         who.name,
                         fmt_date(*from),
                         fmt_date(*to)
                     ),
                 ),
-                None,
-            )))
+                game: None,
+                tournament: Some(t.id),
+            }))
         }
         Command::Withdraw {
             finished,
@@ -717,7 +799,11 @@ fn player_command(
             note(
                 office, tx, &subject, &who.name, &who.email, &line, None, now,
             )?;
-            Ok(Ok((line, None)))
+            Ok(Ok(Done {
+                line,
+                game: None,
+                tournament: Some(t.id),
+            }))
         }
         _ => refuse("это команда о партии", "this command is about a game"),
     }

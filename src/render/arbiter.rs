@@ -10,6 +10,9 @@ use super::letters::GameHeader;
 /// `command_answer`: what was done with a command letter, and what was not.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct CommandAnswer {
+    /// The game(s) the orders touched, for the subject ("ЗШ-2026-5, партия 1"); empty
+    /// when they touched none.
+    pub about: String,
     /// The commander's name or address.
     pub to_name: String,
     /// One line per command carried out, worded.
