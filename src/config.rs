@@ -41,6 +41,9 @@ pub struct Config {
     pub arbiter: String,
     /// The chief secretary's address (results, breaks, standings).
     pub secretary: String,
+    /// The address of the organisation that runs the tournament, which decides protests
+    /// against an adjudication (10.5.7); none: the secretary's. See [`Config::organiser`].
+    pub organiser_address: Option<String>,
     /// Where letters come from and go to.
     pub transport: Transport,
     /// Penalties, limits, points and deadlines.
@@ -345,6 +348,7 @@ impl Default for Config {
             display_name: "zaochka".into(),
             arbiter: "arbiter@localhost".into(),
             secretary: "secretary@localhost".into(),
+            organiser_address: None,
             transport: Transport::Maildir(MaildirConfig {
                 path: "./mail".into(),
                 poll: Duration::from_secs(1),
@@ -552,6 +556,7 @@ struct RawMailbox {
 struct RawOfficials {
     arbiter: String,
     secretary: String,
+    organiser: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -644,6 +649,7 @@ impl Default for RawOfficials {
         RawOfficials {
             arbiter: d.arbiter,
             secretary: d.secretary,
+            organiser: String::new(),
         }
     }
 }
@@ -711,6 +717,13 @@ impl Default for RawRules {
 // ---------------------------------------------------------------- loading and validation
 
 impl Config {
+    /// Where protests against an adjudication go (10.5.7): `officials.organiser`, else the
+    /// chief secretary, who speaks for the organisation that runs the tournament.
+    #[must_use]
+    pub fn organiser(&self) -> &str {
+        self.organiser_address.as_deref().unwrap_or(&self.secretary)
+    }
+
     /// Reads and validates a TOML file.
     ///
     /// # Errors
@@ -929,10 +942,16 @@ impl RawConfig {
         let mailbox = address("mailbox.address", &self.mailbox.address)?;
         let arbiter = address("officials.arbiter", &self.officials.arbiter)?;
         let secretary = address("officials.secretary", &self.officials.secretary)?;
+        let organiser = match self.officials.organiser.trim() {
+            "" => None,
+            o => Some(address("officials.organiser", o)?),
+        };
         for (key, value) in [
-            ("officials.arbiter", &arbiter),
-            ("officials.secretary", &secretary),
+            ("officials.arbiter", Some(&arbiter)),
+            ("officials.secretary", Some(&secretary)),
+            ("officials.organiser", organiser.as_ref()),
         ] {
+            let Some(value) = value else { continue };
             if value.eq_ignore_ascii_case(&mailbox) {
                 return Err(ConfigError::Conflict {
                     key: key.into(),
@@ -953,6 +972,7 @@ impl RawConfig {
             display_name: self.mailbox.name.trim().to_owned(),
             arbiter,
             secretary,
+            organiser_address: organiser,
             transport,
             rules: RulesConfig {
                 penalty_days: r.penalty_days,
@@ -1128,6 +1148,7 @@ mod tests {
             ("language = \"de\"", "language"),
             ("time_zone = \"Mars/Olympus\"", "time_zone"),
             ("[officials]\narbiter = \"nobody\"", "officials.arbiter"),
+            ("[officials]\norganiser = \"nobody\"", "officials.organiser"),
             ("[rules]\npenalty_days = 0", "rules.penalty_days"),
             ("[rules]\npoints_draw = 2", "rules.points_draw"),
             ("transport = \"pop3\"", "transport"),
@@ -1154,10 +1175,19 @@ mod tests {
     }
 
     #[test]
+    fn protests_go_to_the_organiser_else_to_the_secretary_10_5_7() {
+        let c = Config::from_toml("[officials]\nsecretary = \"s@x.test\"").unwrap();
+        assert_eq!(c.organiser(), "s@x.test");
+        let c = Config::from_toml("[officials]\norganiser = \" o@x.test \"").unwrap();
+        assert_eq!(c.organiser(), "o@x.test");
+    }
+
+    #[test]
     fn an_official_at_the_mailbox_address_is_a_conflict() {
         for text in [
             "[mailbox]\naddress = \"z@x.test\"\n[officials]\narbiter = \"Z@x.test\"",
             "[mailbox]\naddress = \"z@x.test\"\n[officials]\nsecretary = \"z@x.test\"",
+            "[mailbox]\naddress = \"z@x.test\"\n[officials]\norganiser = \"z@x.test\"",
         ] {
             let err = Config::from_toml(text).unwrap_err();
             assert!(matches!(err, ConfigError::Conflict { .. }), "{text}: {err}");

@@ -288,7 +288,16 @@ fn a_special_break_is_recorded_in_the_players_games_10_4_5() {
         st.breaks.black[0].range.from,
         NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()
     );
-    assert!(answer_of(&w.sent()).contains("особый перерыв с 01.03.2026 по 20.03.2026"));
+    let sent = w.sent();
+    assert!(answer_of(&sent).contains("особый перерыв с 01.03.2026 по 20.03.2026"));
+    // One note each to the player, the partner and the secretary, and the answer: no
+    // letter twice to anyone.
+    let mut to: Vec<String> = sent.iter().flat_map(|(_, r, _)| r.clone()).collect();
+    to.sort();
+    let n = to.len();
+    to.dedup();
+    assert_eq!(n, to.len(), "{sent:#?}");
+    assert_eq!(sent.len(), 4, "{sent:#?}");
 }
 
 #[test]

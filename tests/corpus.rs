@@ -634,7 +634,21 @@ fn adjudication(lang: &'static str) -> Corpus {
     w.keep("decision");
     w.play(IVANOV, 1, "Протест: не согласен, у белых лучше", at(7, 22));
     w.keep("decision_protest");
+    // No final report while the organiser has the protest (10.5.7).
     w.sweep(at(8, 3));
+    let pending = w.take();
+    assert!(
+        pending.iter().all(|l| l.kind != "final_report"),
+        "the final report went with a protest pending"
+    );
+    w.play(
+        ARBITER,
+        1,
+        "Результат: 1-0 (белые выигрывают, 35. c5-d6)",
+        at(8, 5),
+    );
+    w.keep("protest_decided");
+    w.sweep(at(8, 6));
     w.keep("final");
     w.corpus
 }

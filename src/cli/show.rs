@@ -271,6 +271,12 @@ fn ending_text(how: &Ending, lang: Language) -> String {
         (Ending::Agreement, Language::En) => "draw by agreement".to_owned(),
         (Ending::DrawRule { rule_ru, .. }, Language::Ru) => rule_ru.clone(),
         (Ending::DrawRule { rule, .. }, Language::En) => rule.clone(),
+        (Ending::Arbiter { note }, lang)
+            if note.starts_with(crate::tournament::adjudication::PROTEST_DECISION) =>
+        {
+            crate::tournament::adjudication::protest_decision_words(note, lang == Language::En)
+                .unwrap_or_default()
+        }
         (Ending::Arbiter { note }, Language::Ru) => format!("решение главного судьи: {note}"),
         (Ending::Arbiter { note }, Language::En) => format!("the chief arbiter's decision: {note}"),
         (Ending::Overstep { side: s }, Language::Ru) => {

@@ -396,13 +396,25 @@ fn game_command(
             }
         }
         Command::SetResult { score, note } => {
+            let result = score_text(score);
+            if state.is_finished()
+                && decide_protest(office, tx, t, g, &state, *score, note, day, now)?
+            {
+                return done(
+                    format!(
+                        "партия {n}: по протесту — {result}, решение окончательно (п. 10.5.7); игрокам и главному секретарю сообщено"
+                    ),
+                    format!(
+                        "game {n}: on the protest, {result}, final (10.5.7); the players and the chief secretary are told"
+                    ),
+                );
+            }
             if state.is_finished() {
                 return refuse(
                     format!("партия {n} уже окончена"),
                     format!("game {n} is already over"),
                 );
             }
-            let result = score_text(score);
             if state.status == Status::Adjudication {
                 decide_adjudication(office, tx, t, g, &state, *score, note, day, now)?;
                 return done(
@@ -1056,7 +1068,8 @@ fn send_adjudication(
                 state.players[s].name.clone(),
                 state.players[s].email.clone(),
             ),
-            adj::To::Arbiter | adj::To::Organiser => (String::new(), office.config.arbiter.clone()),
+            adj::To::Arbiter => (String::new(), office.config.arbiter.clone()),
+            adj::To::Organiser => (String::new(), office.config.organiser().to_string()),
             adj::To::Secretary => (String::new(), office.config.secretary.clone()),
         };
         let to = [(name.clone(), email.clone())];
@@ -1152,6 +1165,7 @@ fn send_adjudication(
             adj::NoticeKind::Decision {
                 ruling,
                 may_protest,
+                is_final,
             } => {
                 let c = ctx::AdjudicationDecision {
                     game: header(office, t, g, state, &name),
@@ -1159,6 +1173,7 @@ fn send_adjudication(
                     note: ruling.note.clone(),
                     protest_until: fmt_date(ruling.protest_until),
                     may_protest: *may_protest,
+                    is_final: *is_final,
                     is_player: matches!(n.to, adj::To::Player(_)),
                 };
                 office.queue(
@@ -1188,7 +1203,18 @@ fn send_adjudication(
                     record: record_text(&package.record),
                     fen: package.fen.clone(),
                     timechart: String::new(),
+                    decided_by: w(
+                        lang,
+                        "Протест рассматривает организация, проводящая соревнование, и её решение окончательно (п. 10.5.7). Копия письма — главному судье; решение вносится его распоряжением «Результат: …» в ответ на это письмо.".into(),
+                        "The protest is decided by the organisation that runs the tournament, and its decision is final (10.5.7). A copy goes to the chief arbiter; the decision is entered by his order \"Result: …\" in reply to this letter.".into(),
+                    ),
                 };
+                // The organisation decides (10.5.7); the arbiter, whose ruling it is, gets
+                // the same letter.
+                let mut to = to.to_vec();
+                if !office.config.arbiter.eq_ignore_ascii_case(&email) {
+                    to.push((String::new(), office.config.arbiter.clone()));
+                }
                 office.queue(
                     tx,
                     "protest_papers",
@@ -1234,6 +1260,14 @@ fn send_adjudication(
                     ),
                     (Lang::Ru, adj::ProtestRefusal::NoAnalysisInTime) => format!(
                         "ваш анализ партии {} не поступил в срок, поэтому протест не принят (п. 10.5.6).",
+                        g.number
+                    ),
+                    (Lang::Ru, adj::ProtestRefusal::Final) => format!(
+                        "по партии {} организация, проводящая соревнование, уже рассмотрела протест; её решение окончательно (п. 10.5.7).",
+                        g.number
+                    ),
+                    (Lang::En, adj::ProtestRefusal::Final) => format!(
+                        "in game {} the organisation that runs the tournament has decided a protest already; its decision is final (10.5.7).",
                         g.number
                     ),
                     (Lang::En, adj::ProtestRefusal::NotDecided) => format!(
@@ -1288,6 +1322,50 @@ fn decide_adjudication(
     let ruling = arbiter::set_result(state, score, &note, day);
     rule(office, tx, t, g, &ruling, day, now)?;
     send_adjudication(office, tx, t, g, &ruling.state, &step.notices, now)
+}
+
+/// Whether a game of the tournament is adjudicated and on `day` still open to a protest or
+/// waiting for the organiser's decision on one (10.5.6, 10.5.7).
+fn awaits_protest(tx: &Tx<'_>, t: TournamentId, day: NaiveDate) -> Result<bool, OfficeError> {
+    for g in tx.games(t)? {
+        if let Some(a) = load_adjudication(tx, &g)?
+            && adj::is_open_to_protest(&a, day)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The organiser's decision on a protest against an adjudication (10.5.7), entered by the
+/// arbiter's «Результат: …»; `false` when no protest of the game waits for one.
+#[allow(clippy::too_many_arguments)]
+fn decide_protest(
+    office: &Office,
+    tx: &Tx<'_>,
+    t: &Tournament,
+    g: &Game,
+    state: &GameState,
+    score: Score,
+    note_text: &str,
+    day: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<bool, OfficeError> {
+    let Some(step) =
+        load_adjudication(tx, g)?.and_then(|a| adj::decide_protest(&a, score, note_text, day))
+    else {
+        return Ok(false);
+    };
+    save_adjudication(tx, g, &step.adjudication, now)?;
+    let note = if note_text.is_empty() {
+        adj::PROTEST_DECISION.to_string()
+    } else {
+        format!("{}: {note_text}", adj::PROTEST_DECISION)
+    };
+    let ruling = arbiter::set_result(state, score, &note, day);
+    rule(office, tx, t, g, &ruling, day, now)?;
+    send_adjudication(office, tx, t, g, &ruling.state, &step.notices, now)?;
+    Ok(true)
 }
 
 fn evaluation_score(e: Evaluation) -> Score {
@@ -1429,6 +1507,11 @@ pub fn player_papers(
         record: record_text(&state.record()),
         fen: state.fen(),
         timechart: chart.to_text(&labels),
+        decided_by: w(
+            lang,
+            "Протест рассматривает главный судья (п. 10.3.8); решение направляется обоим партнёрам и главному секретарю.".into(),
+            "The chief arbiter decides the protest (10.3.8); the decision goes to both players and the chief secretary.".into(),
+        ),
     };
     let player_id = match side {
         Side::White => g.white,
@@ -1857,6 +1940,15 @@ pub fn sweep_reports(
         };
         let day = office.today(now, Some(&t));
         if tx.tournament_is_over(t.id)? {
+            // The table is final only when no adjudication may still be protested or
+            // waits for the organiser's decision (10.5.6, 10.5.7).
+            let reported = tx
+                .notices_of(first)?
+                .iter()
+                .any(|n| n.kind == "final_report");
+            if reported || awaits_protest(tx, t.id, day)? {
+                continue;
+            }
             if tx.fire_notice_once(first, "final_report", t.end, None, now)? {
                 final_report(office, tx, &t.cipher, now)?;
                 sent += 1;

@@ -369,6 +369,12 @@ pub fn ending(lang: Lang, how: &Ending, variant: Variant) -> String {
         (Lang::En, Ending::Agreement) => "draw by agreement".into(),
         (Lang::Ru, Ending::DrawRule { rule_ru, .. }) => format!("ничья: {rule_ru}"),
         (Lang::En, Ending::DrawRule { rule, .. }) => format!("draw: {rule}"),
+        (lang, Ending::Arbiter { note })
+            if note.starts_with(crate::tournament::adjudication::PROTEST_DECISION) =>
+        {
+            crate::tournament::adjudication::protest_decision_words(note, lang == Lang::En)
+                .unwrap_or_default()
+        }
         // no note: the arbiter's bare «Результат: 0-1» (never "decision: " with nothing after)
         (Lang::Ru, Ending::Arbiter { note }) if note.trim().is_empty() => {
             "решение главного судьи".into()

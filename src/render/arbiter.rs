@@ -102,6 +102,8 @@ pub struct AdjudicationDecision {
     pub protest_until: String,
     /// Whether this addressee may protest (their analysis came in time, 10.5.6).
     pub may_protest: bool,
+    /// The organiser's decision on a protest: final, no window follows (10.5.7).
+    pub is_final: bool,
     /// Addressed to a player of the game (not the secretary).
     pub is_player: bool,
 }
@@ -128,6 +130,8 @@ pub struct ProtestPapers {
     pub fen: String,
     /// Table 2 (10.3.6), when the protest is about an overstep.
     pub timechart: String,
+    /// Who decides the protest and where the decision goes, worded with its clause.
+    pub decided_by: String,
 }
 
 /// One game waiting for someone, for the digest.

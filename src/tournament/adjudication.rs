@@ -37,6 +37,28 @@ pub const ANALYSIS_DAYS: u64 = 10;
 /// Days a player has to protest a decision (10.5.6, 10.1.12, 10.3.8).
 pub const PROTEST_DAYS: u64 = 10;
 
+/// How the result of a game decided on a protest begins its note (10.5.7): the decision is
+/// the organisation's, so letters do not call it the chief arbiter's.
+pub const PROTEST_DECISION: &str = "решение по протесту, п. 10.5.7";
+
+/// The note of a result decided on a protest, worded: `None` for any other note.
+#[must_use]
+pub fn protest_decision_words(note: &str, english: bool) -> Option<String> {
+    let rest = note.strip_prefix(PROTEST_DECISION)?;
+    let rest = rest.trim_start_matches(':').trim();
+    // written inside the result's brackets: no brackets of its own
+    let head = if english {
+        "the decision on the protest, 10.5.7"
+    } else {
+        PROTEST_DECISION
+    };
+    Some(if rest.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}: {rest}")
+    })
+}
+
 /// Whether a protest sent on `day` against a decision received on `received` is in time
 /// (10.1.12, 10.3.8, 10.5.6: "не позднее 10 дней").
 pub fn is_protest_in_time(received: NaiveDate, day: NaiveDate) -> bool {
@@ -97,6 +119,8 @@ pub enum Stage {
     Decided,
     /// A protest went to the organiser (10.5.7).
     Protested,
+    /// The organiser decided the protest; the result is final (10.5.7).
+    Final,
 }
 
 /// One game's adjudication: what the store keeps.
@@ -193,6 +217,8 @@ pub enum NoticeKind {
         ruling: Ruling,
         /// Whether this addressee may protest (a player whose analysis came in time).
         may_protest: bool,
+        /// The organiser's decision on a protest, final (10.5.7): no window follows.
+        is_final: bool,
     },
     /// A protest for the organiser (10.5.7), with the package.
     ProtestForwarded {
@@ -222,6 +248,8 @@ pub enum ProtestRefusal {
     Late,
     /// The player's analysis came late or never (10.5.6).
     NoAnalysisInTime,
+    /// The organiser has decided a protest already: its decision is final (10.5.7).
+    Final,
 }
 
 /// A notice due.
@@ -391,6 +419,7 @@ pub fn decide(adj: &Adjudication, score: Score, note: &str, day: NaiveDate) -> S
             kind: NoticeKind::Decision {
                 ruling: ruling.clone(),
                 may_protest: may_protest(&a, s),
+                is_final: false,
             },
         })
         .collect();
@@ -399,11 +428,65 @@ pub fn decide(adj: &Adjudication, score: Score, note: &str, day: NaiveDate) -> S
         kind: NoticeKind::Decision {
             ruling,
             may_protest: false,
+            is_final: false,
         },
     });
     Step {
         adjudication: a,
         notices,
+    }
+}
+
+/// The organiser's decision on a protest (10.5.7), entered by the arbiter: the result,
+/// final, to both players and the secretary. `None` when no protest is waiting.
+#[must_use]
+pub fn decide_protest(
+    adj: &Adjudication,
+    score: Score,
+    note: &str,
+    day: NaiveDate,
+) -> Option<Step> {
+    if adj.stage != Stage::Protested {
+        return None;
+    }
+    let mut a = adj.clone();
+    let ruling = Ruling {
+        score,
+        note: note.to_string(),
+        on: day,
+        protest_until: day,
+    };
+    a.ruling = Some(ruling.clone());
+    a.stage = Stage::Final;
+    let notices = [
+        To::Player(Side::White),
+        To::Player(Side::Black),
+        To::Secretary,
+    ]
+    .into_iter()
+    .map(|to| Notice {
+        to,
+        kind: NoticeKind::Decision {
+            ruling: ruling.clone(),
+            may_protest: false,
+            is_final: true,
+        },
+    })
+    .collect();
+    Some(Step {
+        adjudication: a,
+        notices,
+    })
+}
+
+/// Whether the adjudication still waits for a protest or for the organiser's decision on
+/// one (10.5.6, 10.5.7) on `day`: the tournament's final report waits for it.
+#[must_use]
+pub fn is_open_to_protest(adj: &Adjudication, day: NaiveDate) -> bool {
+    match adj.stage {
+        Stage::Protested => true,
+        Stage::Decided => adj.ruling.as_ref().is_some_and(|r| day <= r.protest_until),
+        Stage::Final | Stage::AwaitingAnalyses | Stage::WithArbiter { .. } => false,
     }
 }
 
@@ -427,7 +510,9 @@ pub fn protest(
             notices: vec![refuse(ProtestRefusal::NotDecided)],
         };
     };
-    let why = if !is_protest_in_time(ruling.on, day) {
+    let why = if a.stage == Stage::Final {
+        Some(ProtestRefusal::Final)
+    } else if !is_protest_in_time(ruling.on, day) {
         Some(ProtestRefusal::Late)
     } else if !may_protest(&a, side) {
         Some(ProtestRefusal::NoAnalysisInTime)
@@ -655,7 +740,7 @@ mod tests {
     }
 
     #[test]
-    fn a_protest_within_10_days_goes_to_the_organiser_and_a_later_one_is_late_10_5_6() {
+    fn a_protest_within_10_days_goes_to_the_organiser_whose_decision_is_final_10_5_6_10_5_7() {
         let g = game();
         let a = receive_analysis(
             &frozen(),
@@ -679,6 +764,38 @@ mod tests {
             ]
         );
         assert_eq!(ok.adjudication.stage, Stage::Protested);
+        // Open to protest through the window, and while the organiser has the protest.
+        assert!(is_open_to_protest(&d.adjudication, day(7, 30)));
+        assert!(!is_open_to_protest(&d.adjudication, day(7, 31)));
+        assert!(is_open_to_protest(&ok.adjudication, day(9, 1)));
+        assert!(decide_protest(&d.adjudication, Score::WhiteWins, "", day(8, 5)).is_none());
+        let fin = decide_protest(&ok.adjudication, Score::WhiteWins, "", day(8, 5)).unwrap();
+        assert_eq!(fin.adjudication.stage, Stage::Final);
+        assert!(!is_open_to_protest(&fin.adjudication, day(8, 5)));
+        assert_eq!(
+            kinds(&fin),
+            [
+                (To::Player(Side::White), "decision"),
+                (To::Player(Side::Black), "decision"),
+                (To::Secretary, "decision")
+            ]
+        );
+        assert!(fin.notices.iter().all(|n| matches!(
+            n.kind,
+            NoticeKind::Decision {
+                is_final: true,
+                may_protest: false,
+                ..
+            }
+        )));
+        // The organisation's decision is final (10.5.7): a new protest, even in time, is not.
+        let again = protest(&fin.adjudication, &g, Side::Black, "Нет!", day(8, 6));
+        assert!(matches!(
+            again.notices[0].kind,
+            NoticeKind::ProtestRefused {
+                why: ProtestRefusal::Final
+            }
+        ));
         let late = protest(&d.adjudication, &g, Side::White, "Выигрыш!", day(7, 31));
         assert!(matches!(
             late.notices[0].kind,
