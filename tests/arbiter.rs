@@ -472,7 +472,26 @@ fn frozen() -> World {
     );
     w.office.sweep(&mut w.store, at(2026, 7, 1)).unwrap();
     assert_eq!(w.state().status, Status::Adjudication);
-    w.sent();
+    // The players are asked for analyses by a named day; the arbiter is only told (10.5.2).
+    let sent = w.sent();
+    let end_of_play = |who: &str| {
+        sent.iter()
+            .find(|(k, to, t)| k == "note" && to == &[who] && t.contains("(п. 10.5.2)"))
+            .map(|(_, _, t)| t.clone())
+            .unwrap_or_else(|| panic!("no end-of-play note to {who}: {sent:#?}"))
+    };
+    for player in [WHITE, BLACK] {
+        let t = end_of_play(player);
+        assert!(
+            t.contains("Пришлите") && t.contains("не позднее 10.07.2026"),
+            "{t}"
+        );
+    }
+    let t = end_of_play(ARBITER);
+    assert!(
+        !t.contains("Пришлите") && t.contains("Игроки присылают"),
+        "{t}"
+    );
     w
 }
 
@@ -575,9 +594,50 @@ fn a_whole_adjudication_analyses_package_decision_and_protests_10_5() {
         at(2026, 7, 22),
     );
     let sent = w.sent();
+    // To the organisation that decides it (here the secretary's address), the arbiter
+    // copied (10.5.7).
+    let papers = sent
+        .iter()
+        .find(|(k, _, _)| k == "protest_papers")
+        .unwrap_or_else(|| panic!("{sent:?}"));
+    assert_eq!(papers.1, [SECRETARY, ARBITER]);
+    // No final table while the protest waits.
+    w.office.sweep(&mut w.store, at(2026, 8, 3)).unwrap();
+    let sent = w.sent();
+    assert!(sent.iter().all(|(k, _, _)| k != "final_report"), "{sent:?}");
+    // The arbiter enters the organisation's decision: final, and the table goes.
+    w.send(
+        ARBITER,
+        &format!("Шифр: {CIPHER}, партия 1\nРезультат: 1-0\n"),
+        at(2026, 8, 5),
+    );
+    assert_eq!(
+        w.state().result.as_ref().map(|r| r.score),
+        Some(Score::WhiteWins)
+    );
+    let sent = w.sent();
+    let finals: Vec<_> = sent
+        .iter()
+        .filter(|(k, _, t)| k == "adjudication_decision" && t.contains("окончательно (п. 10.5.7)"))
+        .collect();
+    assert_eq!(finals.len(), 3, "{sent:#?}");
+    w.send(
+        BLACK,
+        &format!("Шифр: {CIPHER}, партия 1\nПротест: всё равно не согласен\n"),
+        at(2026, 8, 6),
+    );
+    let sent = w.sent();
     assert!(
-        sent.iter().any(|(k, _, _)| k == "protest_papers"),
-        "{sent:?}"
+        sent.iter()
+            .any(|(_, to, t)| to == &[BLACK] && t.contains("решение окончательно (п. 10.5.7)")),
+        "{sent:#?}"
+    );
+    assert!(sent.iter().all(|(k, _, _)| k != "protest_papers"));
+    w.office.sweep(&mut w.store, at(2026, 8, 7)).unwrap();
+    let sent = w.sent();
+    assert!(
+        sent.iter().any(|(k, _, _)| k == "final_report"),
+        "{sent:#?}"
     );
 }
 

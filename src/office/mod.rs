@@ -1545,7 +1545,8 @@ impl Office {
                 other => {
                     // Short notices with no template of their own: worded here, sent as a
                     // refusal-shaped note ("Письмо …").
-                    if let Some(text) = words::short_notice(lang, other, state) {
+                    let to_arbiter = n.to == Recipient::Arbiter;
+                    if let Some(text) = words::short_notice(lang, other, state, to_arbiter) {
                         let ctx = out::Refused {
                             subject: words::short_subject(lang, &t.cipher, other, state),
                             to_name: to_name.clone(),

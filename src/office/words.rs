@@ -396,9 +396,19 @@ pub fn ending(lang: Lang, how: &Ending, variant: Variant) -> String {
     }
 }
 
-/// Notices with no template of their own, as one sentence; `None` for those that need no
-/// letter.
-pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<String> {
+/// The last day for the players' analyses after play ends on `end` (10.5.2).
+fn analysis_due(end: chrono::NaiveDate) -> chrono::NaiveDate {
+    end + chrono::Days::new(crate::tournament::adjudication::ANALYSIS_DAYS)
+}
+
+/// Notices with no template of their own, as one sentence (`to_arbiter`: worded for the
+/// chief arbiter); `None` for those that need no letter.
+pub fn short_notice(
+    lang: Lang,
+    kind: &NoticeKind,
+    state: &GameState,
+    to_arbiter: bool,
+) -> Option<String> {
     let side = |s: &Side| match (lang, s) {
         (Lang::Ru, Side::White) => "белые",
         (Lang::Ru, Side::Black) => "чёрные",
@@ -467,13 +477,27 @@ pub fn short_notice(lang: Lang, kind: &NoticeKind, state: &GameState) -> Option<
         (Lang::En, NoticeKind::Protest { by, text }) => {
             format!("a protest ({}) in game {n}: {text}", side(by))
         }
+        // The players send their analyses to the judge within 10 days (10.5.2); the arbiter
+        // is only told, and gets the package when they are in (10.5.4).
+        (Lang::Ru, NoticeKind::EndOfPlay { end }) if to_arbiter => format!(
+            "срок игры окончен {}; партия {n} остановлена и будет присуждена (п. 10.5.2). Игроки присылают оценку позиции и анализ не позднее {}; затем вы получите материалы партии для присуждения (п. 10.5.4, 10.5.5).",
+            end.format("%d.%m.%Y"),
+            analysis_due(*end).format("%d.%m.%Y")
+        ),
+        (Lang::En, NoticeKind::EndOfPlay { end }) if to_arbiter => format!(
+            "play ended on {}; game {n} is stopped for adjudication (10.5.2). The players send their evaluations and analyses by {}; then you get the game's papers to adjudicate (10.5.4, 10.5.5).",
+            end.format("%d.%m.%Y"),
+            analysis_due(*end).format("%d.%m.%Y")
+        ),
         (Lang::Ru, NoticeKind::EndOfPlay { end }) => format!(
-            "срок игры окончен {}; партия {n} остановлена и будет присуждена (п. 10.5.2). Пришлите, пожалуйста, в течение 10 дней оценку позиции и анализ («Анализ: … Оценка: …»).",
-            end.format("%d.%m.%Y")
+            "срок игры окончен {}; партия {n} остановлена и будет присуждена (п. 10.5.2). Пришлите, пожалуйста, оценку позиции и анализ («Анализ: … Оценка: …») не позднее {}.",
+            end.format("%d.%m.%Y"),
+            analysis_due(*end).format("%d.%m.%Y")
         ),
         (Lang::En, NoticeKind::EndOfPlay { end }) => format!(
-            "play ended on {}; game {n} is stopped for adjudication (10.5.2). Please send your evaluation and analysis within 10 days (\"Analysis: … Evaluation: …\").",
-            end.format("%d.%m.%Y")
+            "play ended on {}; game {n} is stopped for adjudication (10.5.2). Please send your evaluation and analysis (\"Analysis: … Evaluation: …\") by {}.",
+            end.format("%d.%m.%Y"),
+            analysis_due(*end).format("%d.%m.%Y")
         ),
         (
             Lang::Ru,
