@@ -292,6 +292,7 @@ fn clock_letters_name_their_clause_and_days() {
         to: "25.10.2026".into(),
         games: vec![7, 9],
         is_special: false,
+        late: String::new(),
         federation: "ФЗШ".into(),
     };
     let (subject, body) = case("break_notice", Lang::Ru, "ordinary", &b, false);

@@ -791,6 +791,11 @@ impl Office {
         now: DateTime<Utc>,
     ) -> Result<usize, OfficeError> {
         let grant = crate::clock::Break::ordinary(b.from, b.to, announced);
+        // A break announced after its first day counts from the announcement (10.4.2): the
+        // letters give the days the clock stops, and say why when they differ from the
+        // announced ones.
+        let from = grant.effective().map_or(b.from, |r| r.from);
+        let late = words::late_break(self.lang(), b.from, announced, from);
         let mut told = 0;
         for player in me {
             let t = tx.tournament(player.tournament)?;
@@ -847,10 +852,11 @@ impl Office {
                     to_name: partner.name.clone(),
                     cipher: t.cipher.clone(),
                     player: player.name.clone(),
-                    from: fmt_date(b.from),
+                    from: fmt_date(from),
                     to: fmt_date(b.to),
                     games: vec![g.number],
                     is_special: false,
+                    late: late.clone(),
                     federation: self.config.federation.clone(),
                 };
                 let to = [(partner.name.clone(), partner.email.clone())];
@@ -875,10 +881,11 @@ impl Office {
                     to_name: name.clone(),
                     cipher: t.cipher.clone(),
                     player: player.name.clone(),
-                    from: fmt_date(b.from),
+                    from: fmt_date(from),
                     to: fmt_date(b.to),
                     games: numbers.clone(),
                     is_special: false,
+                    late: late.clone(),
                     federation: self.config.federation.clone(),
                 };
                 self.queue(

@@ -2,6 +2,8 @@
 //! English. Whole letters are templates (`templates/`); these are the sentences that fill
 //! their slots.
 
+use chrono::NaiveDate;
+
 use crate::clock::BreakKind;
 use crate::game::{Ending, GameState, NoticeKind, Side};
 use crate::mail::auth::{AuthResult, Authentication};
@@ -32,6 +34,29 @@ pub fn example_moves(v: Variant) -> (&'static str, &'static str) {
 }
 
 /// A letter naming someone else's game.
+/// For a break announced after its first day, why it counts from the day of the
+/// announcement (10.4.2); empty when it was announced in time.
+pub fn late_break(lang: Lang, asked: NaiveDate, announced: NaiveDate, counts: NaiveDate) -> String {
+    if counts <= asked {
+        return String::new();
+    }
+    let d = |d: NaiveDate| d.format("%d.%m.%Y").to_string();
+    match lang {
+        Lang::Ru => format!(
+            "Перерыв с {} объявлен {}, после его начала, поэтому он засчитывается со дня объявления, с {} (п. 10.4.2).",
+            d(asked),
+            d(announced),
+            d(counts)
+        ),
+        Lang::En => format!(
+            "The break from {} was announced on {}, after it began, so it counts from the day of the announcement, {} (10.4.2).",
+            d(asked),
+            d(announced),
+            d(counts)
+        ),
+    }
+}
+
 /// The subject of a refusal: the tournament(s) it concerns and the game when one is named
 /// ("ЗШ-2026-1, партия 7: письмо не принято"); the generic one when none is known.
 pub fn refused_subject(lang: Lang, ciphers: &[String], number: Option<u32>) -> String {

@@ -194,6 +194,9 @@ pub struct BreakNotice {
     pub games: Vec<u32>,
     /// Granted by the arbiter as a special break (10.4.5).
     pub is_special: bool,
+    /// For a break announced after its first day: why it counts from the day of the
+    /// announcement (10.4.2), worded; empty otherwise.
+    pub late: String,
     /// The federation's name.
     pub federation: String,
 }
