@@ -30,6 +30,7 @@ pub mod commands;
 pub mod engine;
 pub use roster::AddressChange;
 mod roster;
+pub mod settings;
 mod words;
 
 use std::str::FromStr;
@@ -1125,51 +1126,28 @@ impl Office {
         })
     }
 
-    /// The clock settings of a tournament: those stored when it was added, else the
-    /// configuration's.
+    /// A tournament's settings: those stored when it was added (read as the command line
+    /// reads them), else the configuration's, with a log line, when the stored ones do not
+    /// read.
+    pub fn tournament_settings(&self, t: &Tournament) -> settings::TournamentSettings {
+        settings::TournamentSettings::of(t).unwrap_or_else(|e| {
+            tracing::warn!(
+                cipher = %t.cipher,
+                error = %e,
+                "the tournament's stored settings do not read; the configuration's [rules] apply"
+            );
+            settings::TournamentSettings::from_config(&self.config.rules)
+        })
+    }
+
+    /// The clock settings of a tournament (see [`Office::tournament_settings`]).
     pub fn settings(&self, t: &Tournament) -> ClockSettings {
-        serde_json::from_str::<ClockSettings>(&t.settings)
-            .ok()
-            .or_else(|| {
-                serde_json::from_str::<serde_json::Value>(&t.settings)
-                    .ok()
-                    .and_then(|v| v.get("clock").cloned())
-                    .and_then(|v| serde_json::from_value(v).ok())
-            })
-            .unwrap_or_else(|| self.config_settings())
+        self.tournament_settings(t).clock
     }
 
-    /// How a tournament's table is worked out: the points stored when it was added, else the
-    /// configuration's.
+    /// How a tournament's table is worked out (see [`Office::tournament_settings`]).
     pub fn standings_settings(&self, t: &Tournament) -> crate::tournament::StandingsSettings {
-        serde_json::from_str::<serde_json::Value>(&t.settings)
-            .ok()
-            .and_then(|v| v.get("standings").cloned())
-            .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or_else(|| {
-                let r = &self.config.rules;
-                crate::tournament::StandingsSettings {
-                    points: crate::tournament::PointsSystem {
-                        win: r.points_win,
-                        draw: r.points_draw,
-                        loss: r.points_loss,
-                    },
-                    ..crate::tournament::StandingsSettings::default()
-                }
-            })
-    }
-
-    fn config_settings(&self) -> ClockSettings {
-        let r = &self.config.rules;
-        ClockSettings {
-            days_per_period: r.days_per_10_moves,
-            penalty_days: r.penalty_days,
-            repeat_after_days: r.repeat_after_days,
-            first_move_query_after_days: r.first_move_query_days,
-            warning_days_left: r.warning_days,
-            is_strict: r.strict_dates,
-            ..ClockSettings::default()
-        }
+        self.tournament_settings(t).standings
     }
 
     /// The calendar day `now` is in the tournament's zone (the configuration's without one).
