@@ -28,7 +28,7 @@ use tracing::{error, info, warn};
 use crate::mail::auth::{AuthError, Verifier};
 use crate::mail::{Inbox, IncomingMail, MailError, Outbox, OutgoingMail, ResumePoint, SendFailure};
 use crate::office::{Handled, Office};
-use crate::store::{MailboxState, Outcome, Store};
+use crate::store::{LetterOutId, MailboxState, Outcome, Store};
 
 /// Where the daemon's clock comes from.
 #[derive(Clone, Copy, Debug)]
@@ -377,9 +377,14 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
     /// used at all ([`SendFailure::ServerDown`]: down, the login refused, TLS) the letter is
     /// retried with backoff and the rest of the outbox is put off to the same moment, so
     /// that nothing is given up for it however long it lasts, and every failure is logged.
+    ///
+    /// An outbox that makes letters durable only at [`Outbox::sync`] (a Maildir) has each
+    /// batch synced once and recorded as sent in one transaction after that; a crash before
+    /// the record sends those letters again, and the Maildir keeps one file per Message-ID.
     async fn flush(&mut self) -> (usize, usize) {
         const BATCH: usize = 200;
         let (mut sent, mut failed) = (0, 0);
+        let holds = self.outbox.holds_until_sync();
         loop {
             let now = self.clock.now();
             let due = match self.store.read(|tx| tx.due_outgoing(now, BATCH)) {
@@ -392,6 +397,8 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             if due.is_empty() {
                 return (sent, failed);
             }
+            let mut held: Vec<LetterOutId> = Vec::new();
+            let mut stop = false;
             for l in due {
                 let mail = OutgoingMail {
                     envelope_from: l.envelope_from.clone(),
@@ -401,6 +408,10 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                 };
                 let result = self.outbox.send(&mail).await;
                 let at = self.clock.now();
+                if holds && result.is_ok() {
+                    held.push(l.id);
+                    continue;
+                }
                 let failure = result.as_ref().err().map(MailError::send_failure);
                 let recorded = self.store.with_transaction(|tx| match (&result, failure) {
                     (Ok(()), _) => tx.mark_sent(l.id, at).map(|()| None),
@@ -419,7 +430,9 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                     Err(e) => {
                         warn!(letter = l.id.0, error = %e, "cannot record the sending");
                         // without the record the same letter would be tried again at once
-                        return (sent, failed + usize::from(result.is_err()));
+                        failed += usize::from(result.is_err());
+                        stop = true;
+                        break;
                     }
                 };
                 let Err(e) = result else {
@@ -442,9 +455,51 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                         } else {
                             warn!(letter = l.id.0, message_id = %l.message_id, attempts = l.attempts + 1, waiting_h, next, error = %e, "the mail server cannot be used; the outbox waits")
                         }
-                        return (sent, failed);
+                        stop = true;
+                        break;
                     }
                 }
+            }
+            let (ok, not) = self.settle(&held).await;
+            sent += ok;
+            failed += not;
+            if stop || not > 0 {
+                return (sent, failed);
+            }
+        }
+    }
+
+    /// Syncs the letters the outbox holds and records them as sent in one transaction;
+    /// when the sync fails they are recorded as failed, to be sent again after the backoff.
+    /// Returns (sent, failed).
+    async fn settle(&mut self, held: &[LetterOutId]) -> (usize, usize) {
+        if held.is_empty() {
+            return (0, 0);
+        }
+        let synced = self.outbox.sync().await;
+        let at = self.clock.now();
+        let recorded = self.store.with_transaction(|tx| {
+            for &id in held {
+                match &synced {
+                    Ok(()) => tx.mark_sent(id, at)?,
+                    Err(e) => {
+                        tx.mark_failed(id, &e.to_string(), at)?;
+                    }
+                }
+            }
+            Ok::<_, crate::store::StoreError>(())
+        });
+        if let Err(e) = &recorded {
+            // Unrecorded, the letters go again on the next pass; the Maildir keeps one file
+            // per Message-ID, so none is doubled.
+            warn!(letters = held.len(), error = %e, "cannot record the sending");
+        }
+        match synced {
+            Ok(()) if recorded.is_ok() => (held.len(), 0),
+            Ok(()) => (0, held.len()),
+            Err(e) => {
+                warn!(letters = held.len(), error = %e, "the outbox could not be synced; those letters go again later");
+                (0, held.len())
             }
         }
     }
@@ -557,6 +612,33 @@ mod tests {
         let pass = d.run(true, std::future::pending()).await.unwrap();
         assert_eq!(pass.letters, 3);
         assert!(mailbox.unprocessed().is_empty());
+    }
+
+    #[tokio::test]
+    async fn held_letters_are_recorded_as_sent_only_after_the_outbox_syncs_once_for_them() {
+        let mailbox = MemoryMailbox::new();
+        mailbox.hold_until_sync(true);
+        for n in 0..3 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        let mut d = daemon(&mailbox);
+        d.pass(&mut Stop::never()).await.unwrap();
+        let due = |d: &Daemon<_, _>| {
+            d.store
+                .read(|tx| tx.due_outgoing(Utc::now() + chrono::Duration::days(1), 100))
+                .unwrap()
+        };
+        // The sync failed: nothing is recorded as sent, every letter waits for a retry.
+        let waiting = due(&d);
+        assert_eq!(waiting.len(), 3, "three short answers, all still due");
+        assert!(waiting.iter().all(|l| l.attempts == 1), "{waiting:?}");
+        assert_eq!(mailbox.syncs(), 0);
+        // The folder syncs again: one sync for the batch, and each letter recorded once.
+        mailbox.hold_until_sync(false);
+        d.clock = Clock::Fixed(Utc::now() + chrono::Duration::days(1));
+        d.pass(&mut Stop::never()).await.unwrap();
+        assert!(due(&d).is_empty());
+        assert_eq!(mailbox.syncs(), 1);
     }
 
     #[tokio::test]

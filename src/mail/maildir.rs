@@ -46,6 +46,8 @@ pub struct Maildir {
     /// Regular files that could not be read (unique names): tried again at every fetch, but
     /// they do not wake [`Inbox::wait_for_mail`].
     unreadable: HashSet<String>,
+    /// A letter was renamed into `outbox/new` since the folder was last synced.
+    unsynced: bool,
 }
 
 impl Maildir {
@@ -71,6 +73,7 @@ impl Maildir {
             logged: HashSet::new(),
             skipped: 0,
             unreadable: HashSet::new(),
+            unsynced: false,
         })
     }
 
@@ -109,7 +112,9 @@ impl Maildir {
     /// # Errors
     /// [`MailError::Io`].
     pub fn deliver_to_inbox(&self, raw: &[u8]) -> Result<PathBuf, MailError> {
-        deliver(&self.inbox_dir(), raw, None)
+        let path = deliver(&self.inbox_dir(), raw, None)?;
+        sync_dir(&self.inbox_dir().join("new"))?;
+        Ok(path)
     }
 
     /// Letters waiting in the inbox: `(unique name, path)` of `new/*` and of `cur/*` without
@@ -287,8 +292,39 @@ impl Outbox for Maildir {
             MailError::Io { path, source } => MailError::Deliver { path, source },
             other => other,
         })?;
+        self.unsynced = true;
         Ok(())
     }
+
+    /// The letter's data is synced before its rename, but the rename itself is safe only
+    /// once `outbox/new` is synced: once per pass, not once per letter.
+    fn holds_until_sync(&self) -> bool {
+        true
+    }
+
+    /// Syncs `outbox/new`, so that every letter renamed into it since the last call survives
+    /// a crash. Any failure is [`MailError::Deliver`], transient.
+    async fn sync(&mut self) -> Result<(), MailError> {
+        if !self.unsynced {
+            return Ok(());
+        }
+        sync_dir(&self.outbox_dir().join("new")).map_err(|e| match e {
+            MailError::Io { path, source } => MailError::Deliver { path, source },
+            other => other,
+        })?;
+        self.unsynced = false;
+        Ok(())
+    }
+}
+
+/// Syncs a folder, so that the names renamed into it survive a crash.
+fn sync_dir(dir: &Path) -> Result<(), MailError> {
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| MailError::Io {
+            path: dir.to_owned(),
+            source,
+        })
 }
 
 /// Delivers `raw` into the Maildir `dir` by the Maildir rules: written and synced in `tmp`,
@@ -722,6 +758,32 @@ mod tests {
         let err = maildir.send(&mail).await.unwrap_err();
         assert!(matches!(err, MailError::Deliver { .. }), "{err}");
         assert!(err.is_transient());
+        assert_eq!(err.send_failure(), crate::mail::SendFailure::ServerDown);
+    }
+
+    #[tokio::test]
+    async fn the_outbox_is_synced_only_after_a_send_and_a_failed_sync_is_transient() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap();
+        assert!(maildir.holds_until_sync());
+        let mail = OutgoingMail {
+            envelope_from: "zaochka@localhost".into(),
+            recipients: vec!["alice@players.test".into()],
+            raw: letter(4),
+            message_id: "<r4@zaochka>".into(),
+        };
+        maildir.send(&mail).await.unwrap();
+        maildir.sync().await.unwrap();
+        // Nothing sent since: nothing to sync, even with the folder gone.
+        fs::remove_dir_all(maildir.outbox_dir().join("new")).unwrap();
+        maildir.sync().await.unwrap();
+        // A letter written (here: into a folder put back), then the folder lost before the
+        // sync: the sync fails as a transient delivery failure, and the letter waits.
+        fs::create_dir(maildir.outbox_dir().join("new")).unwrap();
+        maildir.send(&mail).await.unwrap();
+        fs::remove_dir_all(maildir.outbox_dir().join("new")).unwrap();
+        let err = maildir.sync().await.unwrap_err();
+        assert!(matches!(err, MailError::Deliver { .. }), "{err}");
         assert_eq!(err.send_failure(), crate::mail::SendFailure::ServerDown);
     }
 

@@ -28,6 +28,12 @@ struct State {
     sent: Vec<OutgoingMail>,
     send_failure: Option<Failure>,
     send_attempts: u64,
+    /// Letters count as safe only after [`Outbox::sync`], as a Maildir's do.
+    holds_until_sync: bool,
+    /// Every sync fails (transient).
+    sync_fails: bool,
+    /// Successful syncs.
+    syncs: u64,
 }
 
 /// How [`MemoryMailbox::fail_sends`] makes sending fail.
@@ -107,6 +113,19 @@ impl MemoryMailbox {
     pub fn fail_sends(&self, failure: Option<Failure>) {
         self.lock().send_failure = failure;
     }
+
+    /// Makes the outbox hold letters until [`Outbox::sync`], as a Maildir does, and every
+    /// sync fail (`fails`) or work.
+    pub fn hold_until_sync(&self, fails: bool) {
+        let mut state = self.lock();
+        state.holds_until_sync = true;
+        state.sync_fails = fails;
+    }
+
+    /// How many syncs succeeded.
+    pub fn syncs(&self) -> u64 {
+        self.lock().syncs
+    }
 }
 
 impl Inbox for MemoryMailbox {
@@ -175,6 +194,22 @@ impl Outbox for MemoryMailbox {
                 })
             }
         }
+    }
+
+    fn holds_until_sync(&self) -> bool {
+        self.lock().holds_until_sync
+    }
+
+    async fn sync(&mut self) -> Result<(), MailError> {
+        let mut state = self.lock();
+        if state.sync_fails {
+            return Err(MailError::Deliver {
+                path: "memory/outbox".into(),
+                source: std::io::Error::other("sync failed (simulated)"),
+            });
+        }
+        state.syncs += 1;
+        Ok(())
     }
 }
 

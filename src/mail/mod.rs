@@ -206,6 +206,21 @@ pub trait Outbox {
     /// [`MailError`]; transient ones (server down, 4xx) are retried by the caller, permanent
     /// ones (5xx, bad address, authentication) are not.
     fn send(&mut self, mail: &OutgoingMail) -> impl Future<Output = Result<(), MailError>> + Send;
+
+    /// Whether a letter [`Outbox::send`] took is safe from a crash only after the next
+    /// [`Outbox::sync`] (a Maildir syncs its folder once for all the letters of a pass):
+    /// the caller then records the letters as sent only after `sync` succeeds.
+    fn holds_until_sync(&self) -> bool {
+        false
+    }
+
+    /// Makes every letter sent since the last call durable; nothing to do by default.
+    ///
+    /// # Errors
+    /// [`MailError`], transient: the letters since the last sync are to be sent again.
+    fn sync(&mut self) -> impl Future<Output = Result<(), MailError>> + Send {
+        async { Ok(()) }
+    }
 }
 
 /// Any of the inboxes, chosen at run time (the traits' `impl Future` methods are not
@@ -290,6 +305,22 @@ impl Outbox for AnyOutbox {
             AnyOutbox::Maildir(m) => m.send(mail).await,
             AnyOutbox::Smtp(m) => m.send(mail).await,
             AnyOutbox::Memory(m) => m.send(mail).await,
+        }
+    }
+
+    fn holds_until_sync(&self) -> bool {
+        match self {
+            AnyOutbox::Maildir(m) => m.holds_until_sync(),
+            AnyOutbox::Smtp(m) => m.holds_until_sync(),
+            AnyOutbox::Memory(m) => m.holds_until_sync(),
+        }
+    }
+
+    async fn sync(&mut self) -> Result<(), MailError> {
+        match self {
+            AnyOutbox::Maildir(m) => m.sync().await,
+            AnyOutbox::Smtp(m) => m.sync().await,
+            AnyOutbox::Memory(m) => m.sync().await,
         }
     }
 }
