@@ -26,7 +26,8 @@
 //! Measured 2026-12-07 on the same machine, quiet (load average 0.1): 270 letters/s, the
 //! outbox's `new/` synced once per batch of sent letters and the batch recorded as sent in
 //! one transaction (226 letters/s before, one commit per sent letter); database 152 MB; peak
-//! RSS 21 MB.
+//! RSS 21 MB. With the backlog committed in batches of 100 letters: 292 letters/s, 2.8 ms of
+//! CPU a letter (perf: ext4 creating the outbox's files 28 %, the board PNG 22 %, RSA 10 %).
 
 use std::path::Path;
 use std::time::{Duration, Instant};

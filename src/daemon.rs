@@ -3,7 +3,9 @@
 //! new mail (IMAP IDLE or polling) until the next deadline or retry. One task, one store.
 //!
 //! Exactly once: a letter is marked processed in the mailbox only after its transaction
-//! committed; if the daemon dies in between, the letter comes again and the store knows it
+//! committed (a backlog's letters are committed in batches, up to [`BATCH_LETTERS`] or
+//! [`BATCH_TIME`] a commit, each letter a savepoint that fails alone; a letter that comes
+//! alone is committed at once); if the daemon dies in between, the letter comes again and the store knows it
 //! (the same mailbox id or Message-ID), so it is not judged twice. Outgoing letters are sent
 //! after commit, from the store's outbox, each with its fixed Message-ID: a crash between
 //! sending and recording it may send a letter twice, never lose it. A mail server that is
@@ -29,6 +31,38 @@ use crate::mail::auth::{AuthError, Verifier};
 use crate::mail::{Inbox, IncomingMail, MailError, Outbox, OutgoingMail, ResumePoint, SendFailure};
 use crate::office::{Handled, Office};
 use crate::store::{LetterOutId, MailboxState, Outcome, Store};
+
+/// A backlog's batch is committed after this many letters…
+const BATCH_LETTERS: usize = 100;
+/// …or once it has been open this long, so that the first letter of a batch is not held
+/// long and the write lock is left to the command line between batches.
+const BATCH_TIME: Duration = Duration::from_secs(1);
+
+/// The letters judged since the batch began, to be marked processed after its commit.
+#[derive(Debug)]
+struct Batch {
+    /// A batch transaction is open in the store (else each letter was committed alone).
+    open: bool,
+    since: std::time::Instant,
+    held: Vec<(crate::mail::MailId, Kept)>,
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch {
+            open: false,
+            since: std::time::Instant::now(),
+            held: Vec::new(),
+        }
+    }
+}
+
+/// A letter of the open batch, as it will count once the batch is committed.
+#[derive(Clone, Copy, Debug)]
+enum Kept {
+    New { judged: bool },
+    Seen,
+}
 
 /// Where the daemon's clock comes from.
 #[derive(Clone, Copy, Debug)]
@@ -281,8 +315,13 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             if mail.is_empty() {
                 break;
             }
+            // A backlog is judged in batches, one commit for many letters; a letter alone is
+            // committed at once.
+            let batching = mail.len() > 1;
+            let mut batch = Batch::default();
             for m in mail {
                 if shutdown.is_done().await {
+                    self.end_batch(&mut batch, &mut p).await?;
                     break 'fetch;
                 }
                 let message_id = crate::mail::mime::message_id(&m.raw);
@@ -305,30 +344,46 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                     });
                     continue;
                 }
+                if batching && !batch.open {
+                    match self.store.begin_batch() {
+                        Ok(()) => {
+                            batch.open = true;
+                            batch.since = std::time::Instant::now();
+                        }
+                        // each letter is then committed alone
+                        Err(e) => warn!(error = %e, "cannot begin a batch of letters"),
+                    }
+                }
                 match self
                     .office
                     .handle(&mut self.store, &m, &auth, self.clock.now())
                 {
                     Ok(Handled::New { id, outcome }) => {
-                        p.letters += 1;
-                        if matches!(outcome, Outcome::Judged { .. }) {
-                            p.judged += 1;
-                        }
+                        let judged = matches!(outcome, Outcome::Judged { .. });
                         info!(letter = id.0, mail = %m.id, message_id, outcome = ?outcome, "letter");
+                        batch.held.push((m.id, Kept::New { judged }));
                     }
                     Ok(Handled::Seen(id)) => {
-                        p.seen += 1;
                         info!(letter = id.0, mail = %m.id, message_id, "seen before; not judged again");
+                        batch.held.push((m.id, Kept::Seen));
                     }
                     Err(e) => {
                         // Nothing of it was kept; it stays in the mailbox and comes again.
                         p.unhandled += 1;
                         warn!(mail = %m.id, message_id, error = %e, "letter not handled; left in the mailbox");
+                        // the failure may have cost the batch too: settle it now
+                        self.end_batch(&mut batch, &mut p).await?;
                         continue;
                     }
                 }
-                self.inbox.mark_processed(&m.id).await?;
+                if !batch.open
+                    || batch.held.len() >= BATCH_LETTERS
+                    || batch.since.elapsed() >= BATCH_TIME
+                {
+                    self.end_batch(&mut batch, &mut p).await?;
+                }
             }
+            self.end_batch(&mut batch, &mut p).await?;
         }
         self.keep_resume_point();
         match self.office.sweep(&mut self.store, self.clock.now()) {
@@ -344,6 +399,44 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             .map(|n| n as usize)
             .unwrap_or(0);
         Ok(p)
+    }
+
+    /// Commits the open batch of letters, if any, and only then tells the mailbox that its
+    /// letters are processed. When the batch cannot be committed nothing of it was kept:
+    /// its letters stay in the mailbox and are judged on the next pass.
+    ///
+    /// # Errors
+    /// [`MailError`] from marking a letter (the rest come again and are seen).
+    async fn end_batch(&mut self, batch: &mut Batch, p: &mut Pass) -> Result<(), MailError> {
+        if std::mem::take(&mut batch.open) {
+            // SQLite may have rolled the batch back by itself (a full disk, an I/O error):
+            // then nothing of it was kept, and there is nothing to commit.
+            let kept = if self.store.in_batch() {
+                self.store.commit_batch()
+            } else {
+                Err(crate::store::StoreError::Invalid {
+                    what: "batch",
+                    value: "rolled back by SQLite".to_owned(),
+                })
+            };
+            if let Err(e) = kept {
+                p.unhandled += batch.held.len();
+                warn!(letters = batch.held.len(), error = %e, "a batch of letters could not be kept; they stay in the mailbox");
+                batch.held.clear();
+                return Ok(());
+            }
+        }
+        for (id, kept) in batch.held.drain(..) {
+            match kept {
+                Kept::New { judged } => {
+                    p.letters += 1;
+                    p.judged += usize::from(judged);
+                }
+                Kept::Seen => p.seen += 1,
+            }
+            self.inbox.mark_processed(&id).await?;
+        }
+        Ok(())
     }
 
     /// Stores the inbox's resume point when it moved: once a pass, in a transaction of its
@@ -639,6 +732,54 @@ mod tests {
         d.pass(&mut Stop::never()).await.unwrap();
         assert!(due(&d).is_empty());
         assert_eq!(mailbox.syncs(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_backlog_is_committed_in_one_batch_before_the_mailbox_is_told_and_one_letter_alone_at_once()
+     {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.sqlite");
+        let mailbox = MemoryMailbox::new();
+        let mut d = daemon(&mailbox);
+        d.store = Store::open(&path).unwrap();
+        // At each mark, how many letters another connection sees committed.
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (look, at_mark) = (Store::open(&path).unwrap(), seen.clone());
+        let look = std::sync::Mutex::new(look);
+        mailbox.on_mark(move |_| {
+            let n = look
+                .lock()
+                .unwrap()
+                .read(|tx| tx.totals())
+                .unwrap()
+                .letters_in;
+            at_mark.lock().unwrap().push(n);
+        });
+        for n in 0..5 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.sent), (5, 5), "{pass:?}");
+        assert!(mailbox.unprocessed().is_empty());
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [5, 5, 5, 5, 5],
+            "one commit, then the marks"
+        );
+        // One letter alone: committed and marked at once.
+        seen.lock().unwrap().clear();
+        mailbox.push(letter(5), Utc::now());
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.letters, 1);
+        assert_eq!(*seen.lock().unwrap(), [6]);
+        // The same letters again (a new connection): seen, none judged twice, all marked.
+        mailbox.forget_fetched();
+        for n in 0..3 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.seen), (0, 3), "{pass:?}");
+        assert!(mailbox.unprocessed().is_empty());
     }
 
     #[tokio::test]

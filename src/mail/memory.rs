@@ -34,6 +34,18 @@ struct State {
     sync_fails: bool,
     /// Successful syncs.
     syncs: u64,
+    /// Called with each letter as it is marked processed.
+    on_mark: Option<OnMark>,
+}
+
+/// A test's look at the world at the moment a letter is marked processed.
+#[derive(Clone)]
+struct OnMark(Arc<dyn Fn(&MailId) + Send + Sync>);
+
+impl std::fmt::Debug for OnMark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnMark")
+    }
 }
 
 /// How [`MemoryMailbox::fail_sends`] makes sending fail.
@@ -126,6 +138,12 @@ impl MemoryMailbox {
     pub fn syncs(&self) -> u64 {
         self.lock().syncs
     }
+
+    /// Calls `f` with each letter as it is marked processed, before it is marked: a test
+    /// sees there what was committed by then.
+    pub fn on_mark(&self, f: impl Fn(&MailId) + Send + Sync + 'static) {
+        self.lock().on_mark = Some(OnMark(Arc::new(f)));
+    }
 }
 
 impl Inbox for MemoryMailbox {
@@ -143,6 +161,10 @@ impl Inbox for MemoryMailbox {
     }
 
     async fn mark_processed(&mut self, id: &MailId) -> Result<(), MailError> {
+        let hook = self.lock().on_mark.clone();
+        if let Some(OnMark(f)) = hook {
+            f(id);
+        }
         let mut state = self.lock();
         let letter = state.inbox.iter_mut().find(|(m, ..)| &m.id == id);
         match letter {

@@ -490,12 +490,65 @@ impl Store {
     /// # Errors
     /// [`StoreError::Sql`] when the transaction cannot begin (e.g. the database stays
     /// locked past the busy timeout).
+    ///
+    /// Inside a batch ([`Store::begin_batch`]) it is a savepoint of the batch instead: its
+    /// commit keeps its changes for the batch's commit, and dropping it undoes only its own.
     pub fn transaction(&mut self) -> Result<Tx<'_>> {
+        if self.in_batch() {
+            let sp = self
+                .conn
+                .savepoint()
+                .during(|| "begin a savepoint of the batch".to_owned())?;
+            return Ok(Tx {
+                tx: Inner::Savepoint(sp),
+            });
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .during(|| "begin a transaction".to_owned())?;
-        Ok(Tx { tx })
+        Ok(Tx {
+            tx: Inner::Transaction(tx),
+        })
+    }
+
+    /// Begins a batch: one write transaction (`BEGIN IMMEDIATE`) that holds the next
+    /// [`Store::transaction`]s, each as a savepoint, until [`Store::commit_batch`]. A backlog
+    /// of letters is judged so with one commit, one fsync, for many letters; each letter
+    /// still succeeds or fails alone. Nothing of a batch is kept until its commit, and
+    /// [`Store::read`] cannot be used inside one.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] when the transaction cannot begin, or a batch is already open.
+    pub fn begin_batch(&mut self) -> Result<()> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .during(|| "begin a batch".to_owned())
+    }
+
+    /// Whether a batch is open. After some failures (a full disk, an I/O error) SQLite
+    /// rolls the whole transaction back by itself: then this is false and the batch is lost.
+    pub fn in_batch(&self) -> bool {
+        !self.conn.is_autocommit()
+    }
+
+    /// Commits the open batch: everything done in it is kept at once, or (on an error)
+    /// nothing is.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] when SQLite cannot commit, or no batch is open (it was rolled
+    /// back by SQLite: nothing of it was kept).
+    pub fn commit_batch(&mut self) -> Result<()> {
+        let committed = self
+            .conn
+            .execute_batch("COMMIT")
+            .during(|| "commit the batch".to_owned());
+        if committed.is_err() && self.in_batch() {
+            // A commit that failed leaves the transaction open: undo it, so that the
+            // store is usable and nothing half-done is kept.
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        committed
     }
 
     /// Runs `f` in one transaction: committed when `f` returns `Ok`, rolled back when it
@@ -530,7 +583,9 @@ impl Store {
             .conn
             .unchecked_transaction()
             .during(|| "begin a read transaction".to_owned())?;
-        let tx = Tx { tx };
+        let tx = Tx {
+            tx: Inner::Transaction(tx),
+        };
         f(&tx)
         // Dropping `tx` rolls back.
     }
@@ -708,21 +763,36 @@ pub fn migrate(conn: &mut Connection) -> Result<usize> {
 /// without [`Tx::commit`], it rolls back.
 #[derive(Debug)]
 pub struct Tx<'s> {
-    tx: rusqlite::Transaction<'s>,
+    tx: Inner<'s>,
+}
+
+/// A transaction of its own, or a savepoint of a batch ([`Store::begin_batch`]).
+#[derive(Debug)]
+enum Inner<'s> {
+    Transaction(rusqlite::Transaction<'s>),
+    Savepoint(rusqlite::Savepoint<'s>),
 }
 
 impl Tx<'_> {
-    /// Commits everything done in this transaction.
+    /// Commits everything done in this transaction (inside a batch: keeps it for the
+    /// batch's commit).
     ///
     /// # Errors
     /// [`StoreError::Sql`] when SQLite cannot commit (nothing is then kept).
     pub fn commit(self) -> Result<()> {
-        self.tx.commit().during(|| "commit".to_owned())
+        match self.tx {
+            Inner::Transaction(tx) => tx.commit(),
+            Inner::Savepoint(sp) => sp.commit(),
+        }
+        .during(|| "commit".to_owned())
     }
 
     /// The connection under the transaction.
     fn conn(&self) -> &Connection {
-        &self.tx
+        match &self.tx {
+            Inner::Transaction(tx) => tx,
+            Inner::Savepoint(sp) => sp,
+        }
     }
 
     /// How many rows the main tables hold (what `zaochka backup` reports of its copy).

@@ -1108,3 +1108,85 @@ fn the_sender_check_is_kept_with_the_letter_and_must_be_json() {
     let stored = store.read(|tx| tx.letter_in(id)).unwrap();
     assert_eq!(stored.auth.as_deref(), Some(json));
 }
+
+#[test]
+fn a_batch_keeps_its_letters_together_at_its_commit_and_a_failed_letter_alone_is_undone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("z.sqlite");
+    let mut store = Store::open(&path).unwrap();
+    let f = fixture(&mut store);
+    let other = Store::open(&path).unwrap();
+    let handle = |store: &mut Store, n: u32, fail: bool| {
+        let transport = format!("new/{n}");
+        let message_id = format!("<m{n}@x>");
+        let reply = format!("<r{n}@zaochka>");
+        store.process_letter(
+            &letter(&transport, Some(&message_id), "ivanov@example.org"),
+            at("2026-10-02T09:00:00Z"),
+            |tx, _| {
+                tx.queue(
+                    &outgoing(&reply, Some(f.game), &[]),
+                    at("2026-10-02T09:00:00Z"),
+                )?;
+                if fail {
+                    return Err(StoreError::Invalid {
+                        what: "test failure",
+                        value: "midway".to_owned(),
+                    });
+                }
+                Ok((Outcome::Judged { game: f.game }, ()))
+            },
+        )
+    };
+    store.begin_batch().unwrap();
+    assert!(store.in_batch());
+    assert!(matches!(
+        handle(&mut store, 1, false),
+        Ok(Processed::New { .. })
+    ));
+    assert!(handle(&mut store, 2, true).is_err());
+    assert!(matches!(
+        handle(&mut store, 3, false),
+        Ok(Processed::New { .. })
+    ));
+    // The same letter again inside the batch is seen: the batch sees its own letters.
+    assert!(matches!(
+        handle(&mut store, 1, false),
+        Ok(Processed::Seen(_))
+    ));
+    // Another connection sees none of it before the commit.
+    assert_eq!(count(&other, "letters_in"), 0);
+    assert_eq!(count(&other, "letters_out"), 0);
+    store.commit_batch().unwrap();
+    assert!(!store.in_batch());
+    // Letters 1 and 3 with their answers; nothing of letter 2.
+    assert_eq!(count(&other, "letters_in"), 2);
+    assert_eq!(count(&other, "letters_out"), 2);
+    // Out of a batch, a transaction is a transaction again, committed alone.
+    assert!(matches!(
+        handle(&mut store, 4, false),
+        Ok(Processed::New { .. })
+    ));
+    assert_eq!(count(&other, "letters_in"), 3);
+    // A commit with no batch open fails and keeps nothing new.
+    assert!(store.commit_batch().is_err());
+}
+
+#[test]
+fn a_batch_left_open_is_undone_when_the_store_is_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("z.sqlite");
+    let mut store = Store::open(&path).unwrap();
+    let f = fixture(&mut store);
+    store.begin_batch().unwrap();
+    store
+        .process_letter(
+            &letter("new/1", Some("<m1@x>"), "ivanov@example.org"),
+            at("2026-10-02T09:00:00Z"),
+            |_, _| Ok::<_, StoreError>((Outcome::Judged { game: f.game }, ())),
+        )
+        .unwrap();
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(count(&store, "letters_in"), 0);
+}
