@@ -28,6 +28,8 @@
 //! one transaction (226 letters/s before, one commit per sent letter); database 152 MB; peak
 //! RSS 21 MB. With the backlog committed in batches of 100 letters: 292 letters/s, 2.8 ms of
 //! CPU a letter (perf: ext4 creating the outbox's files 28 %, the board PNG 22 %, RSA 10 %).
+//! With the raw letters kept deflated (zlib level 6): database 86.2 MB for 10,000 letters
+//! (8.6 KB a letter, from 15.2), 277–310 letters/s, 311–344 letters per CPU-second.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1264,20 +1264,22 @@ fn export_mbox_gives_every_letter_of_the_demo_byte_for_byte_oldest_first() {
     let conn = rusqlite::Connection::open(dir.join("zaochka.sqlite")).unwrap();
     let raws = |sql: &str| -> Vec<Vec<u8>> {
         let mut stmt = conn.prepare(sql).unwrap();
-        stmt.query_map([], |r| r.get(0))
+        stmt.query_map([], |r| Ok(crate::support::stored_raw(r.get(0)?, r.get(1)?)))
             .unwrap()
             .map(Result::unwrap)
             .collect()
     };
     let ours = "(SELECT g.id FROM games g JOIN tournaments t ON t.id = g.tournament \
                 WHERE t.cipher = 'ДЕМО-2027')";
-    let letters_in = raws(&format!("SELECT raw FROM letters_in WHERE game IN {ours}"));
+    let letters_in = raws(&format!(
+        "SELECT raw, raw_zlib FROM letters_in WHERE game IN {ours}"
+    ));
     let letters_out = raws(&format!(
-        "SELECT raw FROM letters_out WHERE sent_at IS NOT NULL AND game IN {ours}"
+        "SELECT raw, raw_zlib FROM letters_out WHERE sent_at IS NOT NULL AND game IN {ours}"
     ));
     // zaochka's letters about no one game: the subject names the tournament
     let start_lists = raws(
-        "SELECT raw FROM letters_out WHERE game IS NULL \
+        "SELECT raw, raw_zlib FROM letters_out WHERE game IS NULL \
          AND kind IN ('start_list', 'weekly_digest', 'break_notice')",
     );
     assert!(letters_in.len() >= 10 && letters_out.len() > 10 && start_lists.len() >= 10);
@@ -1308,8 +1310,8 @@ fn export_mbox_gives_every_letter_of_the_demo_byte_for_byte_oldest_first() {
     // One game: its letters only, and fewer.
     let (one, _) = export(&["1"]);
     let game_1 = raws(
-        "SELECT raw FROM letters_in WHERE game = (SELECT id FROM games WHERE number = 1) \
-         UNION ALL SELECT raw FROM letters_out WHERE sent_at IS NOT NULL \
+        "SELECT raw, raw_zlib FROM letters_in WHERE game = (SELECT id FROM games WHERE number = 1) \
+         UNION ALL SELECT raw, raw_zlib FROM letters_out WHERE sent_at IS NOT NULL \
          AND game = (SELECT id FROM games WHERE number = 1)",
     );
     assert_eq!(one.len(), game_1.len());

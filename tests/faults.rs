@@ -349,10 +349,12 @@ fn two_runs_at_the_same_moment_make_distinct_message_ids_and_handle_every_letter
     // each stored letter carries its own id in its header, and a resend sends those bytes
     let conn = rusqlite::Connection::open(s.root.join("zaochka.sqlite")).unwrap();
     let mut stmt = conn
-        .prepare("SELECT message_id, raw FROM letters_out")
+        .prepare("SELECT message_id, raw, raw_zlib FROM letters_out")
         .unwrap();
     let rows: Vec<(String, Vec<u8>)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_map([], |r| {
+            Ok((r.get(0)?, crate::support::stored_raw(r.get(1)?, r.get(2)?)))
+        })
         .unwrap()
         .map(Result::unwrap)
         .collect();

@@ -430,3 +430,17 @@ pub fn stack_dns_records() -> PathBuf {
     })
     .clone()
 }
+
+/// A raw letter as the database keeps it (`raw`, `raw_zlib`): deflated in the zlib format
+/// when `raw_zlib` is 1, as it came when 0 (migration 6).
+pub fn stored_raw(blob: Vec<u8>, zlib: bool) -> Vec<u8> {
+    use std::io::Read as _;
+    if !zlib {
+        return blob;
+    }
+    let mut raw = Vec::new();
+    flate2::read::ZlibDecoder::new(&blob[..])
+        .read_to_end(&mut raw)
+        .expect("a stored letter inflates");
+    raw
+}

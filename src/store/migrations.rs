@@ -180,4 +180,12 @@ CREATE TABLE former_addresses (
     PRIMARY KEY (player, email)
 ) STRICT, WITHOUT ROWID;
 "#,
+    // 6. The raw letters are kept compressed (issue 14): `raw_zlib = 1` when `raw` holds the
+    //    letter deflated in the zlib format (RFC 1950, its checksum checked on reading),
+    //    0 for the letters stored before, kept as they came. Either way the letter read back
+    //    is byte for byte the one stored.
+    r#"
+ALTER TABLE letters_in ADD COLUMN raw_zlib INTEGER NOT NULL DEFAULT 0 CHECK (raw_zlib IN (0, 1));
+ALTER TABLE letters_out ADD COLUMN raw_zlib INTEGER NOT NULL DEFAULT 0 CHECK (raw_zlib IN (0, 1));
+"#,
 ];
