@@ -276,11 +276,22 @@ impl Canvas {
         }
     }
 
+    /// Sets a pixel to a palette index already taken ([`Canvas::index`]): the shapes look
+    /// their colour up once, not once a pixel.
+    fn put(&mut self, x: usize, y: usize, i: u8) {
+        if x < self.width && y < self.height {
+            self.pixels[y * self.width + x] = i;
+        }
+    }
+
     fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: [u8; 3]) {
-        for yy in y..y + h {
-            for xx in x..x + w {
-                self.set(xx, yy, c);
-            }
+        let (x1, y1) = ((x + w).min(self.width), (y + h).min(self.height));
+        if x >= x1 || y >= y1 {
+            return;
+        }
+        let i = self.index(c);
+        for yy in y..y1 {
+            self.pixels[yy * self.width + x..yy * self.width + x1].fill(i);
         }
     }
 
@@ -296,11 +307,12 @@ impl Canvas {
     fn disc(&mut self, cx: f32, cy: f32, r: f32, c: [u8; 3]) {
         let (x0, x1) = ((cx - r).floor().max(0.0) as usize, (cx + r).ceil() as usize);
         let (y0, y1) = ((cy - r).floor().max(0.0) as usize, (cy + r).ceil() as usize);
+        let i = self.index(c);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
                 if dx * dx + dy * dy <= r * r {
-                    self.set(x, y, c);
+                    self.put(x, y, i);
                 }
             }
         }
@@ -309,10 +321,11 @@ impl Canvas {
     /// Draws a 5x7 glyph for a file letter or a digit; other characters draw nothing.
     fn glyph(&mut self, x: usize, y: usize, ch: char, c: [u8; 3]) {
         let Some(rows) = glyph_rows(ch) else { return };
+        let i = self.index(c);
         for (dy, bits) in rows.iter().enumerate() {
             for dx in 0..5 {
                 if bits & (0b10000 >> dx) != 0 {
-                    self.set(x + dx, y + dy, c);
+                    self.put(x + dx, y + dy, i);
                 }
             }
         }
