@@ -919,6 +919,43 @@ fn lint(name: &str, l: &Letter) -> Vec<(&'static str, String)> {
             "hands over the move and names no last day".into(),
         ));
     }
+    // as the table of kinds says: threading, Auto-Submitted, the picture
+    faults.extend(as_its_kind(l).into_iter().map(|f| ("kind", f)));
+    faults
+}
+
+/// How a letter differs from its row in the table of kinds (`office::kinds`).
+fn as_its_kind(l: &Letter) -> Vec<String> {
+    use zaochka::office::kinds::{self, Thread};
+    let Some(kind) = kinds::of_template(&l.kind) else {
+        return vec![format!("'{}' is no kind of the table", l.kind)];
+    };
+    let headers = l.file.split("\n\n").next().unwrap_or_default();
+    let has = |line: &str| headers.lines().any(|h| h.starts_with(line));
+    let replied = has("Auto-Submitted: auto-replied");
+    let mut faults = vec![];
+    if replied && !kind.thread.contains(&Thread::Answer) {
+        faults.push("auto-replied, but its kind answers no letter".into());
+    }
+    if !has("Auto-Submitted: auto-") {
+        faults.push("no Auto-Submitted".into());
+    }
+    if !has("In-Reply-To:") && kind.thread == [Thread::Answer] {
+        faults.push("answers a letter but is not in reply to it".into());
+    }
+    if has("In-Reply-To:") && kind.thread == [Thread::Own] {
+        faults.push("starts its own thread but is in reply to a letter".into());
+    }
+    if kind.thread == [Thread::Answer] && !replied {
+        faults.push("an answer to the sender not marked auto-replied".into());
+    }
+    if has("Part: image/png") != kind.board {
+        faults.push(format!(
+            "the picture: the table says {}, the letter {}",
+            kind.board,
+            has("Part: image/png")
+        ));
+    }
     faults
 }
 

@@ -187,13 +187,9 @@ pub fn handle(
     };
     office.queue(
         tx,
-        "command_answer",
+        super::kinds::Outgoing::new(&super::kinds::COMMAND_ANSWER, vec![(String::new(), author)])
+            .answering(Some((letter, mail))),
         &answer,
-        None,
-        &[(String::new(), author)],
-        None,
-        Some((letter, mail)),
-        vec![],
         now,
     )?;
     Ok(if done.is_empty() {
@@ -872,13 +868,12 @@ fn note(
     };
     office.queue(
         tx,
-        "note",
+        super::kinds::Outgoing::new(
+            &super::kinds::NOTE,
+            vec![(name.to_string(), email.to_string())],
+        )
+        .game(game),
         &c,
-        None,
-        &[(name.to_string(), email.to_string())],
-        game,
-        None,
-        vec![],
         now,
     )
 }
@@ -1128,13 +1123,10 @@ fn send_adjudication(
                 c.engine = Some(super::engine::block_of(&note, state, p.agreed, lang));
                 office.queue(
                     tx,
-                    "adjudication_package",
+                    super::kinds::Outgoing::new(&super::kinds::ADJUDICATION_PACKAGE, to.to_vec())
+                        .game(g.id)
+                        .board(&board),
                     &c,
-                    Some(&board),
-                    &to,
-                    Some(g.id),
-                    None,
-                    vec![],
                     now,
                 )?;
             }
@@ -1178,13 +1170,9 @@ fn send_adjudication(
                 };
                 office.queue(
                     tx,
-                    "adjudication_decision",
+                    super::kinds::Outgoing::new(&super::kinds::ADJUDICATION_DECISION, to.to_vec())
+                        .game(g.id),
                     &c,
-                    None,
-                    &to,
-                    Some(g.id),
-                    None,
-                    vec![],
                     now,
                 )?;
             }
@@ -1217,13 +1205,10 @@ fn send_adjudication(
                 }
                 office.queue(
                     tx,
-                    "protest_papers",
+                    super::kinds::Outgoing::new(&super::kinds::PROTEST_PAPERS, to.to_vec())
+                        .game(g.id)
+                        .board(&board),
                     &c,
-                    Some(&board),
-                    &to,
-                    Some(g.id),
-                    None,
-                    vec![],
                     now,
                 )?;
             }
@@ -1531,13 +1516,14 @@ pub fn player_papers(
     let arbiter_addr = office.config.arbiter.clone();
     office.queue(
         tx,
-        "protest_papers",
+        super::kinds::Outgoing::new(
+            &super::kinds::PROTEST_PAPERS,
+            vec![(String::new(), arbiter_addr)],
+        )
+        .game(g.id)
+        .board(&board_of(&state))
+        .attach(attachments),
         &c,
-        Some(&board_of(&state)),
-        &[(String::new(), arbiter_addr)],
-        Some(g.id),
-        None,
-        attachments,
         now,
     )?;
     let ack = w(
@@ -1734,13 +1720,11 @@ pub fn weekly(
         };
         office.queue(
             tx,
-            "weekly_digest",
+            super::kinds::Outgoing::new(
+                &super::kinds::WEEKLY_DIGEST,
+                vec![(name.clone(), email.clone())],
+            ),
             &c,
-            None,
-            &[(name.clone(), email.clone())],
-            None,
-            None,
-            vec![],
             now,
         )?;
     }
@@ -1836,17 +1820,14 @@ pub fn final_report(
         };
         office.queue(
             tx,
-            "final_report",
+            super::kinds::Outgoing::new(&super::kinds::FINAL_REPORT, vec![(name, email)]).attach(
+                vec![(
+                    format!("{}.pdn", t.cipher),
+                    "text/plain".to_string(),
+                    pdn.clone().into_bytes(),
+                )],
+            ),
             &c,
-            None,
-            &[(name, email)],
-            None,
-            None,
-            vec![(
-                format!("{}.pdn", t.cipher),
-                "text/plain".to_string(),
-                pdn.clone().into_bytes(),
-            )],
             now,
         )?;
     }

@@ -120,17 +120,7 @@ impl Office {
                 federation: self.config.federation.clone(),
             };
             for to in [p.email.as_str(), email] {
-                self.queue(
-                    tx,
-                    "note",
-                    &ctx,
-                    None,
-                    &[(shown.clone(), to.to_string())],
-                    None,
-                    None,
-                    vec![],
-                    now,
-                )?;
+                self.queue(tx, super::kinds::Outgoing::new(&super::kinds::NOTE, vec![(shown.clone(), to.to_string())]), &ctx, now)?;
             }
             Ok(AddressChange::Changed {
                 name: shown,
