@@ -889,6 +889,59 @@ fn export_pdn_writes_every_game_with_the_tags_and_reads_back() {
 }
 
 #[test]
+fn export_pdn_writes_each_games_clock_as_game_show_has_it_on_the_day_the_move_was_sent() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let tags = |pdn: &str| -> std::collections::BTreeMap<String, String> {
+        PdnGame::from_pdn(pdn)
+            .expect("our own PDN reads back")
+            .tags
+            .into_iter()
+            .collect()
+    };
+    // Game 1: White's third letter went to Black on 12.12; Black's days run from 13.12.
+    let one = tags(&f.ok(&["--now", "2026-12-20", "export", "pdn", CIPHER, "1"]));
+    assert_eq!(one["Sent"], "2026-12-12", "{one:?}");
+    let shown = json(&f.ok(&["--now", "2026-12-12", "game", "show", CIPHER, "1", "--json"]));
+    assert_eq!(
+        one["WhiteDays"],
+        shown["white"]["days"].to_string(),
+        "{shown}"
+    );
+    assert_eq!(
+        one["BlackDays"],
+        shown["black"]["days"].to_string(),
+        "{shown}"
+    );
+    // White thought 5.12 − 1.12 and 12.12 − 9.12, Black 9.12 − 5.12 (10.3.1).
+    assert_eq!(
+        (one["WhiteDays"].as_str(), one["BlackDays"].as_str()),
+        ("7", "4")
+    );
+    assert_eq!(one["WhitePenaltyDays"], "0");
+    // The export does not depend on the day it is made.
+    assert_eq!(
+        one,
+        tags(&f.ok(&["--now", "2027-01-20", "export", "pdn", CIPHER, "1"]))
+    );
+    // Game 2 ended (Black resigned): its totals as of the end, and no Sent.
+    let two = tags(&f.ok(&["--now", "2026-12-20", "export", "pdn", CIPHER, "2"]));
+    assert!(!two.contains_key("Sent"), "{two:?}");
+    let ended = json(&f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "2", "--json"]));
+    assert_eq!(two["BlackDays"], ended["black"]["days"].to_string());
+    // Black thought 3.12 to 6.12, and `game show` stops the clock at the end (it ran on).
+    assert_eq!(two["BlackDays"], "3");
+    // Game 3: White's move was refused with penalty days (10.2.11), no answer yet.
+    let three = tags(&f.ok(&["--now", "2026-12-20", "export", "pdn", CIPHER, "3"]));
+    let shown = json(&f.ok(&["--now", "2026-12-20", "game", "show", CIPHER, "3", "--json"]));
+    assert_eq!(
+        three["WhitePenaltyDays"],
+        shown["white"]["penalty_days"].to_string()
+    );
+    assert!(!three.contains_key("Sent"), "{three:?}");
+}
+
+#[test]
 fn commands_of_the_lead_are_wired_to_the_command_line() {
     let f = Federation::new().with_tournament();
     // Their outcome is the lead's; here only that they parse and reach a function (no

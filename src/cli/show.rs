@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::admin::{TournamentSettings, open_store};
 use super::{CliError, CliResult, Context, refused};
-use crate::clock::{ChartLabels, Ledger};
+use crate::clock::{ChartLabels, ClockSettings, Ledger};
 use crate::config::Language;
 use crate::game::{Ending, GameState, Side, Status};
 use crate::render::words::{Noun, count};
@@ -297,6 +297,8 @@ struct ClockView {
 }
 
 fn clock_view(ledger: &Ledger, state: &GameState, side: Side, today: NaiveDate) -> ClockView {
+    // A finished game's clock stopped on the day it ended.
+    let today = state.result.as_ref().map_or(today, |r| today.min(r.on));
     ClockView {
         days: ledger.total(side, today),
         penalty_days: ledger.penalty_days(side),
@@ -854,6 +856,37 @@ fn pdn_result(state: &GameState) -> String {
     }
 }
 
+/// The clock of a game as PDN tags, so that `import pdn` takes it back: both totals as the
+/// letters give them, penalties included, on the day the side to move received the last
+/// move (`Sent`, from which day on his days run); a finished game's as of its end, without
+/// `Sent`, and a game with no answer yet without `Sent` (its days run from the start).
+fn clock_tags(
+    st: &GameState,
+    clock: &ClockSettings,
+    today: NaiveDate,
+) -> Vec<(&'static str, String)> {
+    let sent =
+        (!st.is_finished() && !st.answers.is_empty()).then(|| st.received_by(st.side_to_move()));
+    let times = st.times(clock, sent.unwrap_or(today));
+    let ledger = st.ledger(clock);
+    let mut tags = vec![
+        ("WhiteDays", times.white.to_string()),
+        ("BlackDays", times.black.to_string()),
+        (
+            "WhitePenaltyDays",
+            ledger.penalty_days(Side::White).to_string(),
+        ),
+        (
+            "BlackPenaltyDays",
+            ledger.penalty_days(Side::Black).to_string(),
+        ),
+    ];
+    if let Some(day) = sent {
+        tags.push(("Sent", day.to_string()));
+    }
+    tags
+}
+
 /// `zaochka export pdn CIPHER [NUMBER]`: PDN 3.0 of one game or of every game (by number),
 /// separated by blank lines, on stdout.
 ///
@@ -888,9 +921,15 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
     } else {
         t.name.clone()
     };
+    let clock = settings_of(&t)?.clock;
+    let today = ctx.now().with_timezone(&zone(ctx, &t)).date_naive();
     let mut out = String::new();
     for st in &states {
         let record = record_of(st)?;
+        let mut tags = vec![];
+        for (name, value) in clock_tags(st, &clock, today) {
+            tags.push((name.to_owned(), value));
+        }
         let round = rounds
             .get(&st.number)
             .map_or_else(|| "?".to_owned(), u32::to_string);
@@ -903,7 +942,10 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
                 ("White".to_owned(), st.players.white.name.clone()),
                 ("Black".to_owned(), st.players.black.name.clone()),
                 ("GameNumber".to_owned(), st.number.to_string()),
-            ],
+            ]
+            .into_iter()
+            .chain(tags)
+            .collect(),
             record,
             result: pdn_result(st),
         };
