@@ -13,6 +13,8 @@
 //! deadline), in tournaments of 10 players (45 games each), without the start lists, so that
 //! setting up 100,000 games takes seconds. The figure is the median of 30 passes after 3
 //! warm-up passes, on a fixed clock two days after the start (a Wednesday: no digest due).
+//! The last column is the process's peak memory (VmHWM) after that size, the set-up's
+//! included: an upper bound on the daemon's with that many games under way.
 
 use std::time::{Duration, Instant};
 
@@ -37,8 +39,8 @@ fn main() {
         None => vec![1_000, 10_000, 100_000],
     };
     println!(
-        "{:>8} {:>12} {:>12} {:>12} {:>10}",
-        "games", "median ms", "p90 ms", "setup s", "db MB"
+        "{:>8} {:>12} {:>12} {:>12} {:>10} {:>12}",
+        "games", "median ms", "p90 ms", "setup s", "db MB", "peak RSS MB"
     );
     for n in sizes {
         one(n);
@@ -187,9 +189,19 @@ fn one(n_games: usize) {
     });
     times.sort_by(f64::total_cmp);
     let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    // The process's peak memory so far (sizes run smallest first, the set-up included: an
+    // upper bound on the daemon's with this many games).
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak_kb: f64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse().ok())
+        .unwrap_or(0.0);
     println!(
-        "{n_games:>8} {:>12.2} {:>12.2} {setup_s:>12.1} {size:>10.1}",
+        "{n_games:>8} {:>12.2} {:>12.2} {setup_s:>12.1} {size:>10.1} {:>12.1}",
         times[times.len() / 2],
-        times[times.len() * 9 / 10]
+        times[times.len() * 9 / 10],
+        peak_kb / 1024.0
     );
 }
