@@ -3,7 +3,8 @@
 //! transaction per letter, the outgoing letters rendered and written to the Maildir outbox),
 //! the database's size and the process's peak memory. Plain `std::time::Instant` timing.
 //!
-//! `cargo bench --bench daemon` (`-- --letters N` for a smaller run; `-- --normal` for
+//! `cargo bench --bench daemon` (`-- --letters N` for a smaller run, `-- --tournaments N` for
+//! a bigger federation: 1,000 give 10,000 games and 100,000 letters; `-- --normal` for
 //! `synchronous = NORMAL` instead of the default one fsync per letter).
 //!
 //! The federation: 100 round-robin tournaments of 5 players (500 players, 10 games each,
@@ -50,7 +51,6 @@ use zaochka::office::Office;
 use zaochka::rules::{Position, Variant};
 use zaochka::store::{Durability, NewTournament, Store, StoreError};
 
-const TOURNAMENTS: usize = 100;
 const PLAYERS: usize = 5;
 const LETTERS_PER_GAME: usize = 10;
 
@@ -63,6 +63,13 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(usize::MAX);
     let normal = args.iter().any(|a| a == "--normal");
+    // 1,000 tournaments: 10,000 games and 100,000 letters
+    let tournaments: usize = args
+        .iter()
+        .position(|a| a == "--tournaments")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100);
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let db = dir.path().join("zaochka.sqlite");
@@ -111,7 +118,7 @@ fn main() {
     }
     let setup = Instant::now();
     let mut games = Vec::new();
-    for t in 0..TOURNAMENTS {
+    for t in 0..tournaments {
         let cipher = format!("ЗШ-2026-{}", t + 1);
         store
             .with_transaction(|tx| {
@@ -156,7 +163,7 @@ fn main() {
             .expect("read the games");
     }
     println!(
-        "federation: {TOURNAMENTS} tournaments x {PLAYERS} players, {} games (set up in {:.1} s)",
+        "federation: {tournaments} tournaments x {PLAYERS} players, {} games (set up in {:.1} s)",
         games.len(),
         setup.elapsed().as_secs_f64()
     );
