@@ -15,7 +15,7 @@
 //! read is skipped and logged once; the rest of the mail goes on ([`Inbox::skipped`] counts
 //! them for `run --once`'s summary).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
 use std::fs;
 use std::io::{Read, Write};
@@ -48,6 +48,10 @@ pub struct Maildir {
     unreadable: HashSet<String>,
     /// A letter was renamed into `outbox/new` since the folder was last synced.
     unsynced: bool,
+    /// The rest of the last listing of the inbox, oldest first, not yet returned: a backlog
+    /// is listed once, not once a fetch (which cost a listing and a stat of every waiting
+    /// letter for every 500 letters judged).
+    pending: VecDeque<(String, PathBuf, SystemTime)>,
 }
 
 impl Maildir {
@@ -73,6 +77,7 @@ impl Maildir {
             logged: HashSet::new(),
             skipped: 0,
             unreadable: HashSet::new(),
+            pending: VecDeque::new(),
             unsynced: false,
         })
     }
@@ -188,11 +193,16 @@ impl Inbox for Maildir {
     async fn fetch_new(&mut self) -> Result<Vec<IncomingMail>, MailError> {
         let mut letters = Vec::new();
         let max = self.max_per_fetch;
-        let waiting = self.unprocessed()?;
-        let fresh = waiting
-            .into_iter()
-            .filter(|(unique, ..)| !self.seen.contains_key(unique));
-        for (unique, path, modified) in fresh.take(max).collect::<Vec<_>>() {
+        if self.pending.is_empty() {
+            self.pending = self.unprocessed()?.into();
+        }
+        while letters.len() < max {
+            let Some((unique, path, modified)) = self.pending.pop_front() else {
+                break;
+            };
+            if self.seen.contains_key(&unique) {
+                continue;
+            }
             let raw = match read_letter(&path) {
                 Ok(raw) => raw,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,

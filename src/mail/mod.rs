@@ -226,6 +226,8 @@ pub trait Outbox {
 /// Any of the inboxes, chosen at run time (the traits' `impl Future` methods are not
 /// object-safe, so the daemon takes this instead of a `Box<dyn Inbox>`).
 #[derive(Debug)]
+// One inbox per daemon: the size of the smaller variant is no concern.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyInbox {
     /// The embedded Maildir.
     Maildir(maildir::Maildir),
@@ -290,6 +292,8 @@ impl Inbox for AnyInbox {
 
 /// Any of the outboxes, chosen at run time.
 #[derive(Debug)]
+// One outbox per daemon: the size of the smaller variant is no concern.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyOutbox {
     /// The embedded Maildir (`outbox/new`).
     Maildir(maildir::Maildir),
