@@ -686,6 +686,47 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_backlog_is_listed_once_and_a_letter_come_since_waits_for_the_next_listing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut maildir = Maildir::open(dir.path()).unwrap().with_max_per_fetch(2);
+        let at = |path: &Path, secs: u64| {
+            let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_760_000_000 + secs);
+            fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        };
+        for n in 0..3u32 {
+            let path = maildir.deliver_to_inbox(&letter(n)).unwrap();
+            at(&path, 10 + u64::from(n));
+        }
+        let first: Vec<_> = maildir.fetch_new().await.unwrap();
+        assert_eq!(first.len(), 2);
+        // a letter dated before the rest arrives: a new listing would put it first, but the
+        // backlog already listed goes on, and it comes with the next listing
+        let late = maildir.deliver_to_inbox(&letter(9)).unwrap();
+        at(&late, 1);
+        for m in &first {
+            maildir.mark_processed(&m.id).await.unwrap();
+        }
+        let second = maildir.fetch_new().await.unwrap();
+        assert_eq!(
+            second.iter().map(|m| m.raw.clone()).collect::<Vec<_>>(),
+            [letter(2)]
+        );
+        maildir.mark_processed(&second[0].id).await.unwrap();
+        let third = maildir.fetch_new().await.unwrap();
+        assert_eq!(
+            third.iter().map(|m| m.raw.clone()).collect::<Vec<_>>(),
+            [letter(9)]
+        );
+        maildir.mark_processed(&third[0].id).await.unwrap();
+        assert!(maildir.fetch_new().await.unwrap().is_empty());
+    }
+
+    #[tokio::test]
     async fn what_is_not_a_regular_file_is_skipped_and_the_rest_of_the_mail_goes_on() {
         use std::os::unix::ffi::OsStrExt;
         let dir = tempfile::tempdir().unwrap();
