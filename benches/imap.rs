@@ -173,10 +173,10 @@ async fn one(settings: &ImapSettings, home: &Path, n: usize, folder: Option<&str
     // The first connection indexes the old letters (untimed as a reconnection).
     let t = Instant::now();
     let (_, none) = reconnect(settings, None).await;
-    if folder.is_some() {
+    if let Some(folder) = folder {
         // the processed folder is indexed when it is first opened
         let mut s = settings.clone();
-        s.mailbox = folder.unwrap_or_default().to_owned();
+        s.mailbox = folder.to_owned();
         s.processed_folder = None;
         let (_, old) = reconnect(&s, None).await;
         assert_eq!(old, 0, "the old letters are marked processed");

@@ -297,8 +297,7 @@ struct ClockView {
 }
 
 fn clock_view(ledger: &Ledger, state: &GameState, side: Side, today: NaiveDate) -> ClockView {
-    // A finished game's clock stopped on the day it ended.
-    let today = state.result.as_ref().map_or(today, |r| today.min(r.on));
+    let today = state.clock_day(today);
     ClockView {
         days: ledger.total(side, today),
         penalty_days: ledger.penalty_days(side),
@@ -926,10 +925,6 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
     let mut out = String::new();
     for st in &states {
         let record = record_of(st)?;
-        let mut tags = vec![];
-        for (name, value) in clock_tags(st, &clock, today) {
-            tags.push((name.to_owned(), value));
-        }
         let round = rounds
             .get(&st.number)
             .map_or_else(|| "?".to_owned(), u32::to_string);
@@ -944,7 +939,11 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
                 ("GameNumber".to_owned(), st.number.to_string()),
             ]
             .into_iter()
-            .chain(tags)
+            .chain(
+                clock_tags(st, &clock, today)
+                    .into_iter()
+                    .map(|(name, value)| (name.to_owned(), value)),
+            )
             .collect(),
             record,
             result: pdn_result(st),

@@ -86,7 +86,8 @@ impl GameState {
         times(&ledger(self, settings), self.clock_day(day))
     }
 
-    fn clock_day(&self, day: NaiveDate) -> NaiveDate {
+    /// The day the clock stands at on `day`: a finished game's stopped on its end.
+    pub fn clock_day(&self, day: NaiveDate) -> NaiveDate {
         self.result.as_ref().map_or(day, |r| day.min(r.on))
     }
 

@@ -289,11 +289,6 @@ impl<'a> Outgoing<'a> {
         }
     }
 
-    /// A letter of `kind` to one recipient.
-    pub fn one(kind: &'static Kind, name: &str, email: &str) -> Outgoing<'a> {
-        Outgoing::new(kind, vec![(name.to_string(), email.to_string())])
-    }
-
     /// About this game.
     pub fn game(mut self, game: impl Into<Option<GameId>>) -> Outgoing<'a> {
         self.game = game.into();
@@ -359,6 +354,10 @@ impl<'a> Outgoing<'a> {
 mod tests {
     use super::*;
 
+    fn one(kind: &'static Kind) -> Outgoing<'static> {
+        Outgoing::new(kind, vec![(String::new(), "a@b".into())])
+    }
+
     #[test]
     fn every_template_has_one_kind_and_every_kind_a_template() {
         let mut kinds: Vec<&str> = ALL.iter().map(|k| k.template).collect();
@@ -386,36 +385,14 @@ mod tests {
     #[test]
     fn a_letter_threaded_or_drawn_otherwise_than_its_kind_is_a_fault() {
         let board = Board::empty(8);
-        assert_eq!(
-            Outgoing::one(&FORWARD, "", "a@b")
-                .game(GameId(1))
-                .board(&board)
-                .fault(),
-            None
-        );
-        let own = Outgoing::one(&FORWARD, "", "a@b")
-            .board(&board)
-            .fault()
-            .unwrap();
+        assert_eq!(one(&FORWARD).game(GameId(1)).board(&board).fault(), None);
+        let own = one(&FORWARD).board(&board).fault().unwrap();
         assert!(own.contains("its own thread"), "{own}");
-        let bare = Outgoing::one(&FORWARD, "", "a@b")
-            .game(GameId(1))
-            .fault()
-            .unwrap();
+        let bare = one(&FORWARD).game(GameId(1)).fault().unwrap();
         assert!(bare.contains("lacks the board"), "{bare}");
-        assert_eq!(Outgoing::one(&NOTE, "", "a@b").fault(), None);
-        assert_eq!(
-            Outgoing::one(&BREAK_NOTICE, "", "a@b")
-                .game(GameId(2))
-                .fault(),
-            None
-        );
-        assert!(
-            Outgoing::one(&RECEIPT, "", "a@b")
-                .game(GameId(2))
-                .fault()
-                .is_some()
-        );
+        assert_eq!(one(&NOTE).fault(), None);
+        assert_eq!(one(&BREAK_NOTICE).game(GameId(2)).fault(), None);
+        assert!(one(&RECEIPT).game(GameId(2)).fault().is_some());
     }
 
     #[test]

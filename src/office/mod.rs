@@ -1224,7 +1224,7 @@ impl Office {
                         };
                         self.queue(
                             tx,
-                            Outgoing::new(&kinds::REPEAT, recipients.to_vec())
+                            Outgoing::new(&kinds::REPEAT, recipients)
                                 .game(g.id)
                                 .board(&board),
                             &ctx,
@@ -1254,7 +1254,7 @@ impl Office {
                         };
                         self.queue(
                             tx,
-                            Outgoing::new(&kinds::FORWARD, recipients.to_vec())
+                            Outgoing::new(&kinds::FORWARD, recipients)
                                 .game(g.id)
                                 .board(&board),
                             &ctx,
@@ -1289,7 +1289,7 @@ impl Office {
                     };
                     self.queue(
                         tx,
-                        Outgoing::new(&kinds::RECEIPT, recipients.to_vec())
+                        Outgoing::new(&kinds::RECEIPT, recipients)
                             .game(g.id)
                             .answering(reply),
                         &ctx,
@@ -1335,7 +1335,7 @@ impl Office {
                     };
                     self.queue(
                         tx,
-                        Outgoing::new(&kinds::REJECTED, recipients.to_vec())
+                        Outgoing::new(&kinds::REJECTED, recipients)
                             .game(g.id)
                             .answering(reply),
                         &ctx,
@@ -1356,7 +1356,7 @@ impl Office {
                     };
                     self.queue(
                         tx,
-                        Outgoing::new(&kinds::RESULT, recipients.to_vec())
+                        Outgoing::new(&kinds::RESULT, recipients)
                             .game(g.id)
                             .board(&board),
                         &ctx,
@@ -1395,7 +1395,7 @@ impl Office {
                             .collect();
                         self.queue(
                             tx,
-                            Outgoing::new(&kinds::OVERSTEP_ARBITER, recipients.to_vec())
+                            Outgoing::new(&kinds::OVERSTEP_ARBITER, recipients)
                                 .game(g.id)
                                 .board(&board)
                                 .attach(attachments),
@@ -1405,7 +1405,7 @@ impl Office {
                     } else {
                         self.queue(
                             tx,
-                            Outgoing::new(&kinds::OVERSTEP_PLAYER, recipients.to_vec()).game(g.id),
+                            Outgoing::new(&kinds::OVERSTEP_PLAYER, recipients).game(g.id),
                             &ctx,
                             now,
                         )?;
@@ -1426,7 +1426,7 @@ impl Office {
                     };
                     self.queue(
                         tx,
-                        Outgoing::new(&kinds::WARNING, recipients.to_vec()).game(g.id),
+                        Outgoing::new(&kinds::WARNING, recipients).game(g.id),
                         &ctx,
                         now,
                     )?;
@@ -1440,7 +1440,7 @@ impl Office {
                     };
                     self.queue(
                         tx,
-                        Outgoing::new(&kinds::FIRST_MOVE_QUERY, recipients.to_vec()).game(g.id),
+                        Outgoing::new(&kinds::FIRST_MOVE_QUERY, recipients).game(g.id),
                         &ctx,
                         now,
                     )?;
@@ -1460,7 +1460,7 @@ impl Office {
                     };
                     self.queue(
                         tx,
-                        Outgoing::new(&kinds::REPEAT_SENDER, recipients.to_vec()).game(g.id),
+                        Outgoing::new(&kinds::REPEAT_SENDER, recipients).game(g.id),
                         &ctx,
                         now,
                     )?;
@@ -1489,7 +1489,7 @@ impl Office {
                         };
                         self.queue(
                             tx,
-                            Outgoing::new(template, recipients.to_vec())
+                            Outgoing::new(template, recipients)
                                 .game(g.id)
                                 .answering(reply),
                             &ctx,
