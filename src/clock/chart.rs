@@ -185,7 +185,15 @@ impl TimeChart {
     #[must_use]
     pub fn of(ledger: &Ledger, as_of: NaiveDate) -> Self {
         let mut rows: Vec<ChartRow> = Vec::new();
-        let mut totals = super::PerSide::both(0i64);
+        // Days used before the game came to zaochka (an import) open each player's total.
+        let carried = |side: Side| {
+            let c = ledger.carried[side];
+            c.days + c.penalty_days
+        };
+        let mut totals = super::PerSide {
+            white: carried(Side::White),
+            black: carried(Side::Black),
+        };
         // Penalties not tied to any move of the player still count: put them on the row
         // of their move number or, failing that, on the player's last row.
         for a in &ledger.answers {

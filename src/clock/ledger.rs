@@ -251,6 +251,20 @@ pub struct Ledger {
     /// судьи игра приостанавливается"); no clock runs on their days.
     #[serde(default)]
     pub suspensions: Vec<Suspension>,
+    /// Days each player used before the game came to zaochka (`import pdn`): his thinking
+    /// days and his penalty days as the players' letters gave them ("Время: 12/20"). They
+    /// count in every total as if they were answers and penalties of this ledger.
+    #[serde(default)]
+    pub carried: PerSide<Carried>,
+}
+
+/// Days a player used before the game came to zaochka (`import pdn`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
+    /// Thinking days.
+    pub days: i64,
+    /// Penalty days (days given back subtracted).
+    pub penalty_days: i64,
 }
 
 /// A stop of the game's clocks: from the day after the overstep was declared until the day
@@ -305,6 +319,7 @@ impl Ledger {
             penalties: Vec::new(),
             breaks: PerSide::default(),
             suspensions: Vec::new(),
+            carried: PerSide::default(),
         }
     }
 
@@ -505,17 +520,19 @@ impl Ledger {
                     today,
                 ))
             })
-            .sum()
+            .sum::<i64>()
+            + self.carried[side].days
     }
 
-    /// The penalty days of `side` (days given back subtracted).
+    /// The penalty days of `side` (days given back subtracted), those carried in included.
     #[must_use]
     pub fn penalty_days(&self, side: Side) -> i64 {
         self.penalties
             .iter()
             .filter(|p| p.side == side)
             .map(|p| i64::from(p.days))
-            .sum()
+            .sum::<i64>()
+            + self.carried[side].penalty_days
     }
 
     /// The days `side` has used at `today`: thinking days (the pending answer's included) plus
@@ -591,7 +608,7 @@ impl Ledger {
                 })
             })
             .sum();
-        finished + self.penalty_days(side)
+        finished + self.carried[side].days + self.penalty_days(side)
     }
 
     /// The pending answer of `side` and the day its thinking days start (receipt, not before
@@ -627,7 +644,8 @@ impl Ledger {
             .filter(|p| p.side == side && p.on <= day)
             .map(|p| i64::from(p.days))
             .sum();
-        thinking + penalties
+        let carried = self.carried[side];
+        thinking + penalties + carried.days + carried.penalty_days
     }
 
     /// The limit that applied to `side` on `day`: from the counted moves made before that day
@@ -706,7 +724,9 @@ impl Ledger {
         points.dedup();
         // Walk the points in order, keeping `total_on` and `limit_on` of each as running sums.
         let (mut next_answer, mut next_penalty) = (0, 0);
-        let (mut finished_days, mut made, mut penalty_days) = (0i64, 0u32, 0i64);
+        let carried = self.carried[side];
+        let (mut finished_days, mut made, mut penalty_days) =
+            (carried.days, 0u32, carried.penalty_days);
         let mut next_made = 0;
         for (k, &s) in points.iter().enumerate() {
             // Moves answered on or before `s` count in full; those before `s` raise the limit.

@@ -29,7 +29,9 @@ mod ledger;
 pub use breaks::{Break, BreakError, BreakKind, check_break, check_same_dates};
 pub use chart::{ChartCell, ChartLabels, ChartRow, TimeChart};
 pub use claim::{Claim, ClaimCheck, ClaimField, Difference, ThreeDates, TimeUsed};
-pub use ledger::{Answer, ClockError, Deadline, LastDay, Ledger, Penalty, Suspension, own_start};
+pub use ledger::{
+    Answer, Carried, ClockError, Deadline, LastDay, Ledger, Penalty, Suspension, own_start,
+};
 
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};

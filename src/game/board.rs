@@ -50,6 +50,33 @@ impl Mv {
     }
 }
 
+/// A ply of a record read from elsewhere (`import pdn`), as the judge keeps it.
+pub(crate) struct RecordPly {
+    /// Who moved.
+    pub(crate) by: Side,
+    /// Full notation (see the module doc).
+    pub(crate) text: String,
+    /// The only legal move (10.2.4, 10.3.5).
+    pub(crate) is_forced: bool,
+}
+
+/// The plies of a record (its moves are legal: the record checked them), and its last
+/// position.
+pub(crate) fn record_plies(record: &rules::GameRecord) -> (Vec<RecordPly>, Pos) {
+    let variant = record.variant();
+    let plies = record
+        .moves()
+        .iter()
+        .zip(record.positions())
+        .map(|(m, p)| RecordPly {
+            by: side_of(p.side_to_move()),
+            text: Mv(m.clone()).text(variant),
+            is_forced: p.is_forced(),
+        })
+        .collect();
+    (plies, Pos(*record.position()))
+}
+
 /// A position of one of the three games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Pos(Position);

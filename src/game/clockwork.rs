@@ -22,6 +22,27 @@ pub(crate) fn ledger(st: &GameState, settings: &ClockSettings) -> Ledger {
         // the list's day (10.3.2), unless a start was set by hand (an import, the arbiter)
         l.starts[side] = st.start_of(side);
     }
+    if let Some(imp) = &st.imported {
+        // The imported plies: made before the clocks ran again (no days of their own, the
+        // days carried in stand for them), counted for the limit (10.3.5); then the side to
+        // move thinks from the day he was sent the position.
+        l.carried = imp.carried;
+        let before = imp.sent.pred_opt().unwrap_or(imp.sent);
+        l.answers = st.moves[..imp.plies.min(st.moves.len())]
+            .iter()
+            .enumerate()
+            .map(|(p, m)| clock::Answer {
+                side: m.by,
+                move_number: st.number_of_ply(p),
+                received: before,
+                answered: Some(before),
+                is_counted: !m.is_from_variant || m.is_forced,
+            })
+            .collect();
+        let next = imp.plies;
+        // Nothing is pending after the imported plies, so the receipt is always recorded.
+        let _ = l.receive(st.side_of_ply(next), st.number_of_ply(next), imp.sent);
+    }
     // The first move counts as received on the first mover's own start (10.3.2).
     if let [first] = &mut l.answers[..] {
         first.received = l.starts[first.side];

@@ -579,6 +579,23 @@ pub struct GameState {
     /// `None` is White's side, as diagrams are usually printed.
     #[serde(default)]
     pub board_from: PerSide<Option<Side>>,
+    /// The game was brought in from where it was played before (`import pdn`): its first
+    /// plies and the days both players had used then.
+    #[serde(default)]
+    pub imported: Option<Imported>,
+}
+
+/// What an imported game brought with it (`import pdn`): the plies played before it came to
+/// zaochka, the clock as the players' letters gave it, and the day the last of those moves
+/// was sent to the side to move, whose days run from the next day (10.3.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Imported {
+    /// How many of the game's plies were played before (`moves[..plies]`).
+    pub plies: usize,
+    /// Each side's days then: thinking days and penalty days.
+    pub carried: PerSide<crate::clock::Carried>,
+    /// The day the side to move received the position; both clocks count from it.
+    pub sent: NaiveDate,
 }
 
 impl GameState {
@@ -627,6 +644,7 @@ impl GameState {
             dates_warned: PerSide::default(),
             is_annulled: false,
             board_from: PerSide::default(),
+            imported: None,
         }
     }
 
@@ -716,13 +734,21 @@ impl GameState {
         (0..self.moves.len()).map(|p| self.numbered(p)).collect()
     }
 
-    /// The first ply a side has not yet seen repeated: everything after its last answer.
+    /// The first ply a side has not yet seen repeated: everything after its last answer (in
+    /// an imported game without one, after its last move of the imported record).
     pub(crate) fn new_since(&self, side: Side) -> usize {
         self.answers
             .iter()
             .rev()
             .find(|a| a.by == side)
             .map(|a| a.plies.end)
+            .or_else(|| {
+                let imp = self.imported.as_ref()?;
+                self.moves[..imp.plies.min(self.moves.len())]
+                    .iter()
+                    .rposition(|m| m.by == side)
+                    .map(|p| p + 1)
+            })
             .unwrap_or(0)
     }
 
@@ -733,9 +759,14 @@ impl GameState {
             .collect()
     }
 
-    /// The player's start for the clock (10.3.2): one set by hand, else the day after the
+    /// The player's start for the clock (10.3.2): one set by hand, else an imported game's
+    /// day of sending ([`Imported::sent`]), else the day after the
     /// start list was sent when that was after the start date, else the start date.
     pub fn start_of(&self, side: Side) -> NaiveDate {
+        if let (None, Some(imp)) = (self.late_start[side], &self.imported) {
+            // Days before the import are carried in; both clocks run again from it.
+            return imp.sent;
+        }
         let by_list = self
             .start_list_sent
             .map_or(self.start, |sent| crate::clock::own_start(self.start, sent));

@@ -2095,3 +2095,130 @@ fn a_state_stored_before_the_board_line_existed_still_loads() {
     assert_eq!(st.board_from.white, None);
     assert_eq!(st.board_from.black, None);
 }
+
+mod imported {
+    use super::*;
+    use crate::clock::Carried;
+    use crate::rules::{PdnGame, Position};
+
+    /// 1. c3-d4 f6-g5 2. b2-c3 g7-f6 (White to move), 12 and 20 days, 6 of black's penalties,
+    /// sent to White on 01.12.2026.
+    fn imported() -> GameState {
+        let pdn = PdnGame::from_pdn("1. c3-d4 f6-g5 2. b2-c3 g7-f6 *").expect("legal record");
+        let carried = PerSide {
+            white: Carried {
+                days: 12,
+                penalty_days: 0,
+            },
+            black: Carried {
+                days: 14,
+                penalty_days: 6,
+            },
+        };
+        let base = game(Variant::Russian, "01.09.2026");
+        import(
+            base,
+            &GameImport {
+                record: &pdn.record,
+                carried,
+                sent: d("01.12.2026"),
+                result: None,
+            },
+            d("03.12.2026"),
+        )
+        .expect("imports")
+    }
+
+    #[test]
+    fn an_imported_games_clock_goes_on_from_the_days_carried_in_from_the_day_after_sending() {
+        let st = imported();
+        let settings = ClockSettings::default();
+        assert_eq!(st.side_to_move(), Side::White);
+        // Black's 20 days, penalties included; White's run from 02.12 (10.3.2).
+        assert_eq!(
+            st.times(&settings, d("01.12.2026")),
+            TimeUsed {
+                white: 12,
+                black: 20
+            }
+        );
+        assert_eq!(st.times(&settings, d("05.12.2026")).white, 16);
+        assert_eq!(st.ledger(&settings).penalty_days(Side::Black), 6);
+        // Two counted moves each: the first control, 50 days (10.3.5).
+        assert_eq!(st.counted_moves(Side::White), 2);
+        assert_eq!(st.ledger(&settings).limit(Side::White), 50);
+        // 38 days left on 01.12: the last day in time is 08.01.2027.
+        let last = st
+            .ledger(&settings)
+            .last_day(Side::White, d("01.12.2026"))
+            .expect("White to move");
+        assert_eq!(last.date, d("08.01.2027"));
+        assert_eq!(last.days_left, 38);
+    }
+
+    #[test]
+    fn after_an_import_the_side_to_move_repeats_only_the_partners_last_move_10_2_9() {
+        let st = imported();
+        assert_eq!(
+            st.new_moves_for(Side::White)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["2... g7-f6"]
+        );
+        let v = send(
+            &st,
+            Side::White,
+            "05.12.2026",
+            &letter("2... g7-f6", "3. c3-b4"),
+        );
+        assert_eq!(v.decision, Decision::Accepted, "{:?}", v.notices);
+        let settings = ClockSettings::default();
+        // White thought 02.12–05.12: 4 days on top of the 12; Black's clock runs from 06.12.
+        assert_eq!(
+            v.state.times(&settings, d("05.12.2026")),
+            TimeUsed {
+                white: 16,
+                black: 20
+            }
+        );
+        assert_eq!(v.state.times(&settings, d("08.12.2026")).black, 23);
+        // Without the repetition play stops (10.2.9), as in any game.
+        let v = send(&st, Side::White, "05.12.2026", &letter("", "3. c3-b4"));
+        assert!(matches!(v.decision, Decision::Rejected(_)));
+    }
+
+    #[test]
+    fn an_import_refuses_another_games_record_a_game_over_without_its_result_and_a_day_outside() {
+        let pdn = PdnGame::from_pdn("[GameType \"20\"]\n1. 32-28 *").expect("legal record");
+        let sent = d("01.12.2026");
+        let g = |record| GameImport {
+            record,
+            carried: PerSide::default(),
+            sent,
+            result: None,
+        };
+        assert!(matches!(
+            import(russian(), &g(&pdn.record), sent),
+            Err(ImportError::Variant { .. })
+        ));
+        // White has no piece left: the game is over by the rules (Position from FEN).
+        let fen = "W:W:B1";
+        let start = Position::from_fen(Variant::Russian, fen).expect("fen");
+        let record = crate::rules::GameRecord::new(start);
+        assert_eq!(
+            import(russian(), &g(&record), sent).err(),
+            Some(ImportError::OverByRule)
+        );
+        // Sent before the tournament's start.
+        let ours = PdnGame::from_pdn("1. c3-d4 *").expect("legal record");
+        let early = GameImport {
+            sent: d("30.11.2026"),
+            ..g(&ours.record)
+        };
+        assert!(matches!(
+            import(russian(), &early, sent),
+            Err(ImportError::Sent { .. })
+        ));
+    }
+}
