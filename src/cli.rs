@@ -173,6 +173,12 @@ pub enum Command {
         #[command(subcommand)]
         command: ExportCommand,
     },
+    /// Imports: the running games of a tournament played elsewhere (PDN).
+    Import {
+        /// What to import.
+        #[command(subcommand)]
+        command: ImportCommand,
+    },
     /// A whole small tournament played through the real pipeline on the embedded default,
     /// with a simulated clock.
     Demo {
@@ -345,6 +351,22 @@ pub enum ExportCommand {
     },
 }
 
+/// `zaochka import …`
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// The games of a tournament running elsewhere, with their clocks, into a tournament
+    /// added with its players but not started: players matched by [White]/[Black] (case and
+    /// ё/е ignored), every move checked, the clock from [WhiteDays] [BlackDays]
+    /// [WhitePenaltyDays] [BlackPenaltyDays] [Sent]; the whole file or nothing; each player
+    /// gets one letter with his games. The same file again changes nothing.
+    Pdn {
+        /// The tournament's cipher.
+        cipher: String,
+        /// The PDN file (UTF-8).
+        file: std::path::PathBuf,
+    },
+}
+
 /// `zaochka rules …`
 #[derive(Debug, Subcommand)]
 pub enum RulesCommand {
@@ -496,6 +518,9 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Export { command } => match command {
             ExportCommand::Pdn { cipher, number } => show::pdn(&ctx, &cipher, number),
             ExportCommand::Mbox { cipher, number } => archive::mbox(&ctx, &cipher, number),
+        },
+        Command::Import { command } => match command {
+            ImportCommand::Pdn { cipher, file } => ops::import_pdn(&ctx, &cipher, &file),
         },
         Command::Backup { file } => archive::backup(&ctx, &file),
         Command::Demo { dir } => ops::demo(&ctx, dir.as_deref()),

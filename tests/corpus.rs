@@ -82,6 +82,15 @@ impl World {
     /// Сидорова Анна when `three`), started on 05.01.2026. The engine searches 8 plies:
     /// the same verdict on every run.
     fn new(lang: &'static str, three: bool) -> World {
+        let mut w = World::unstarted(lang, three);
+        w.office
+            .start_tournament(&mut w.store, CIPHER, at(1, 5))
+            .unwrap();
+        w
+    }
+
+    /// As [`World::new`], with the tournament not started.
+    fn unstarted(lang: &'static str, three: bool) -> World {
         let mut config = Config {
             address: "zaochka@tournament.test".into(),
             arbiter: ARBITER.into(),
@@ -119,9 +128,6 @@ impl World {
                 }
                 Ok::<_, StoreError>(())
             })
-            .unwrap();
-        office
-            .start_tournament(&mut store, CIPHER, at(1, 5))
             .unwrap();
         World {
             lang,
@@ -653,6 +659,46 @@ fn adjudication(lang: &'static str) -> Corpus {
     w.corpus
 }
 
+/// A tournament played on paper since 10.01 taken over on 02.03 (`import pdn`): each
+/// player's letter with his games, two in play and one finished.
+fn import(lang: &'static str) -> Corpus {
+    let mut w = World::unstarted(lang, true);
+    let pdn = r#"[White "Иванов Иван"]
+[Black "Петров Петр"]
+[WhiteDays "12"]
+[BlackDays "20"]
+[BlackPenaltyDays "6"]
+[Sent "2026-02-20"]
+
+1. c3-d4 f6-g5 2. b2-c3 g7-f6 *
+
+[White "Петров Пётр"]
+[Black "сидорова анна"]
+[WhiteDays "15"]
+[BlackDays "9"]
+[Sent "2026-02-25"]
+
+1. c3-d4 b6-a5 2. d4-c5 d6:b4 3. a3:c5 *
+
+[White "Сидорова Анна"]
+[Black "Иванов Иван"]
+[Result "1-0"]
+[WhiteDays "10"]
+[BlackDays "20"]
+[Ended "2026-02-01"]
+[Termination "resignation"]
+
+1. c3-b4 f6-e5 2. g3-h4 1-0
+"#;
+    let done = w
+        .office
+        .import_pdn(&mut w.store, CIPHER, pdn, at(3, 2))
+        .unwrap();
+    assert_eq!((done.games, done.letters), (3, 3));
+    w.keep("import");
+    w.corpus
+}
+
 /// The whole corpus, made once for both tests.
 fn corpus() -> &'static Corpus {
     static CORPUS: OnceLock<Corpus> = OnceLock::new();
@@ -668,6 +714,7 @@ fn corpus() -> &'static Corpus {
                 clock,
                 arbiter,
                 adjudication,
+                import,
             ] {
                 for (name, letter) in scenario(lang) {
                     assert!(

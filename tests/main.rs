@@ -7,6 +7,7 @@ mod daemon;
 mod e2e;
 mod faults;
 mod fuzz;
+mod import;
 mod letters;
 mod mail;
 mod office;

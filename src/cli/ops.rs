@@ -1,4 +1,4 @@
-//! The commands that run the post office: `tournament start`, `run`, `demo`.
+//! The commands that run the post office: `tournament start`, `import pdn`, `run`, `demo`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -103,6 +103,55 @@ pub fn start(ctx: &Context, cipher: &str) -> CliResult {
     } else {
         println!(
             "tournament {cipher} started: {games} games; start lists queued (sent by `zaochka run`)"
+        );
+    }
+    Ok(())
+}
+
+/// The most a PDN file to import may hold: a tournament's records are a few hundred KB.
+const PDN_MAX_BYTES: u64 = 16 << 20;
+
+/// `zaochka import pdn CIPHER FILE`: the games of a tournament running elsewhere become its
+/// games (see [`Office::import_pdn`]); the players' letters are queued for `zaochka run`.
+///
+/// # Errors
+/// Refused for a FILE that is not a regular UTF-8 file of at most 16 MB, and whatever the
+/// import refuses (nothing is then imported); broken when the database fails.
+pub fn import_pdn(ctx: &Context, cipher: &str, file: &Path) -> CliResult {
+    let shown = file.display();
+    let meta =
+        std::fs::metadata(file).map_err(|e| refused(format!("cannot read '{shown}': {e}")))?;
+    if !meta.is_file() {
+        return Err(refused(format!("'{shown}' is not a regular file")));
+    }
+    if meta.len() > PDN_MAX_BYTES {
+        return Err(refused(format!(
+            "'{shown}' is {} bytes, more than a PDN file of a tournament can be (16 MB)",
+            meta.len()
+        )));
+    }
+    let raw = std::fs::read(file).map_err(|e| refused(format!("cannot read '{shown}': {e}")))?;
+    let text = String::from_utf8(raw).map_err(|e| {
+        refused(format!(
+            "'{shown}' is not UTF-8 (byte {}): convert it first, e.g. `iconv -f cp1251 -t utf-8`",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut store = open_store(&ctx.config)?;
+    let done = ctx
+        .office()
+        .import_pdn(&mut store, cipher, text, ctx.now())
+        .map_err(office_error)?;
+    if done.games == 0 {
+        println!("tournament {cipher}: these games were imported before; nothing changed");
+    } else {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        println!(
+            "tournament {cipher}: {} imported, play goes on by mail; {} to the players queued (sent by `zaochka run`)",
+            plural(done.games, "game", "games"),
+            plural(done.letters, "letter", "letters")
         );
     }
     Ok(())

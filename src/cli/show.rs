@@ -858,14 +858,16 @@ fn pdn_result(state: &GameState) -> String {
 /// The clock of a game as PDN tags, so that `import pdn` takes it back: both totals as the
 /// letters give them, penalties included, on the day the side to move received the last
 /// move (`Sent`, from which day on his days run); a finished game's as of its end, without
-/// `Sent`, and a game with no answer yet without `Sent` (its days run from the start).
+/// `Sent` but with the day it ended (`Ended`) and how (`Termination`, the word `game show
+/// --json` gives as `ended_by`), and a game with no answer yet without `Sent` (its days run
+/// from the start).
 fn clock_tags(
     st: &GameState,
     clock: &ClockSettings,
     today: NaiveDate,
 ) -> Vec<(&'static str, String)> {
-    let sent =
-        (!st.is_finished() && !st.answers.is_empty()).then(|| st.received_by(st.side_to_move()));
+    let has_moved = !st.answers.is_empty() || st.imported.is_some();
+    let sent = (!st.is_finished() && has_moved).then(|| st.received_by(st.side_to_move()));
     let times = st.times(clock, sent.unwrap_or(today));
     let ledger = st.ledger(clock);
     let mut tags = vec![
@@ -882,6 +884,10 @@ fn clock_tags(
     ];
     if let Some(day) = sent {
         tags.push(("Sent", day.to_string()));
+    }
+    if let Some(r) = &st.result {
+        tags.push(("Ended", r.on.to_string()));
+        tags.push(("Termination", ending_word(&r.how).to_owned()));
     }
     tags
 }

@@ -2101,8 +2101,8 @@ mod imported {
     use crate::clock::Carried;
     use crate::rules::{PdnGame, Position};
 
-    /// 1. c3-d4 f6-g5 2. b2-c3 g7-f6 (White to move), 12 and 20 days, 6 of black's penalties,
-    /// sent to White on 01.12.2026.
+    /// The record `1. c3-d4 f6-g5 2. b2-c3 g7-f6` (White to move), 12 and 20 days, 6 of
+    /// them Black's penalties, sent to White on 01.12.2026.
     fn imported() -> GameState {
         let pdn = PdnGame::from_pdn("1. c3-d4 f6-g5 2. b2-c3 g7-f6 *").expect("legal record");
         let carried = PerSide {

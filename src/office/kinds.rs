@@ -57,6 +57,13 @@ pub const START_LIST: Kind = Kind {
     thread: &[Own],
     board: false,
 };
+pub const IMPORT_LIST: Kind = Kind {
+    template: "import_list",
+    to: "each player, when the tournament's running games are imported",
+    subject: "«ЗШ-2027-1: партии продолжаются по электронной почте»",
+    thread: &[Own],
+    board: false,
+};
 pub const FORWARD: Kind = Kind {
     template: "forward",
     to: "the partner of the player whose move was accepted",
@@ -208,6 +215,7 @@ pub const UNAUTHENTICATED: Kind = Kind {
 /// Every kind, in the order of the table.
 pub const ALL: &[&Kind] = &[
     &START_LIST,
+    &IMPORT_LIST,
     &FORWARD,
     &RECEIPT,
     &REJECTED,

@@ -28,7 +28,9 @@
 
 pub mod commands;
 pub mod engine;
+mod import;
 pub mod kinds;
+pub use import::Imported;
 pub use roster::AddressChange;
 mod roster;
 pub mod settings;

@@ -150,6 +150,70 @@ pub struct StartGame {
     pub last_day: Option<LastDay>,
 }
 
+/// One imported game as its player's letter shows it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ImportGame {
+    /// The game's number.
+    pub game_no: u32,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The addressee plays White.
+    pub is_white: bool,
+    /// The partner's name.
+    pub partner: String,
+    /// The partner's address.
+    pub partner_email: String,
+    /// The record so far, numbered.
+    pub record: String,
+    /// The result of a finished game (`1-0`).
+    pub result: Option<String>,
+    /// The addressee is to move.
+    pub is_to_move: bool,
+    /// White is to move.
+    pub white_to_move: bool,
+    /// The partner's moves the addressee repeats in his answer (10.2.9), when he is to move.
+    pub repeat: String,
+    /// The number of the next move.
+    pub next_number: u32,
+    /// White's days now.
+    pub time_white: i64,
+    /// Black's days now.
+    pub time_black: i64,
+    /// The addressee's last day to answer, when he is to move.
+    pub last_day: Option<LastDay>,
+    /// The position, as a text diagram.
+    pub diagram: String,
+}
+
+/// The letter to each player of a tournament whose running games were imported.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ImportList {
+    /// The addressee's name.
+    pub to_name: String,
+    /// The cipher.
+    pub cipher: String,
+    /// The tournament's name.
+    pub tournament: String,
+    /// The game: русские шашки, …
+    pub variant: String,
+    /// The start date.
+    pub start: String,
+    /// The end-of-play date.
+    pub end: String,
+    /// The day the games are shown as of.
+    pub as_of: String,
+    /// The addressee's games.
+    pub games: Vec<ImportGame>,
+    /// The first of them where the addressee is to move, for the example of an answer.
+    pub example: Option<ImportGame>,
+    /// The mailbox address to write to.
+    pub mailbox: String,
+    /// The federation's name, for the signature.
+    pub federation: String,
+}
+
 /// The start list sent to every participant (10.3.2).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct StartList {

@@ -66,6 +66,7 @@ const BUILTIN: &[(&str, &str, &str)] = builtin!(
     "receipt",
     "rejected",
     "start_list",
+    "import_list",
     "break_notice",
     "repeat",
     "repeat_sender",
@@ -374,6 +375,11 @@ fn to_html(body: &str, diagram: &str) -> String {
                 super::mime::BOARD_CID,
                 escape(diagram).replace('\n', "&#10;")
             ));
+            continue;
+        }
+        if para.starts_with("   +-") {
+            // A text diagram of its own (a letter about several games): columns kept.
+            html.push_str(&format!("<pre>{}</pre>\n", escape(para)));
             continue;
         }
         html.push_str(&format!(

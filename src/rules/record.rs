@@ -45,7 +45,7 @@ pub enum RecordError {
         reason: String,
     },
     /// A `Result` tag that is no result (it is written back into the movetext).
-    #[error("bad Result tag '{0}' (1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or *)")]
+    #[error("bad Result tag '{0}' (1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1, 0-0 or *)")]
     Result(String),
     /// `GameType`, `FEN` or `Result` given twice: which one the game is would be a guess.
     #[error("the tag '{0}' is given twice")]
@@ -237,7 +237,9 @@ impl GameRecord {
 /// The move tokens of a movetext: numbers, results, comments, variations, NAGs and marks
 /// left out.
 /// The results a PDN game may end with (draughts PDN also writes 2-0, 0-2 and 1-1).
-const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"];
+/// The results a record may end with; `0-0` is a loss for both (10.5.8), as `export pdn`
+/// writes it.
+const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
 
 fn movetext_tokens(text: &str) -> Vec<String> {
     let mut clean = String::new();
@@ -465,6 +467,43 @@ impl PdnGame {
             result,
         })
     }
+}
+
+/// The games of a PDN file, each with the number of its first line (1-based): a game's tags
+/// begin after the previous game's moves. Blank stretches between games are dropped.
+///
+/// ```
+/// let games = zaochka::rules::record::pdn_games("[White \"A\"]\n1. c3-d4 *\n\n[White \"B\"]\n*\n");
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].0, 4);
+/// ```
+pub fn pdn_games(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut has_moves = true;
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() {
+            if let Some((_, g)) = out.last_mut() {
+                g.push('\n');
+            }
+            continue;
+        }
+        if l.starts_with('[') && has_moves {
+            out.push((i + 1, String::new()));
+            has_moves = false;
+        } else if out.is_empty() {
+            // Moves with no tags before them: a game of its own.
+            out.push((i + 1, String::new()));
+        }
+        if !l.starts_with('[') {
+            has_moves = true;
+        }
+        if let Some((_, g)) = out.last_mut() {
+            g.push_str(line);
+            g.push('\n');
+        }
+    }
+    out
 }
 
 fn read_tag(line: &str) -> Result<(String, String), RecordError> {
