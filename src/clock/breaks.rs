@@ -77,7 +77,7 @@ impl Break {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BreakError {
     /// The last day is before the first.
-    #[error("break {range}: the last day is before the first (10.4.3)")]
+    #[error("break {range} ends before it begins (10.4.3)")]
     Reversed {
         /// The announced days.
         range: DateRange,
@@ -101,7 +101,7 @@ pub enum BreakError {
         announced_on: NaiveDate,
     },
     /// The player already has an ordinary break beginning in that calendar year.
-    #[error("break {range}: a break in {year} was already taken, {earlier} (10.4.1)")]
+    #[error("break {range} would be a second break in {year}, after {earlier} (10.4.1)")]
     SecondInYear {
         /// The announced days.
         range: DateRange,

@@ -231,7 +231,7 @@ pub fn break_error(lang: Lang, e: &crate::clock::BreakError) -> String {
                 earlier,
             },
         ) => format!(
-            "перерыв {range}: в {year} году перерыв уже был взят ({earlier}), а он даётся один раз в календарный год (п. 10.4.1)"
+            "перерыв {range} был бы вторым в {year} году (первый — {earlier}), а в календарный год даётся один перерыв (п. 10.4.1)"
         ),
         (Lang::Ru, E::Overlaps { range, other }) => {
             format!("перерыв {range} пересекается с перерывом {other}")
@@ -343,10 +343,10 @@ fn clock_after_ruling(
 pub fn break_refused(lang: Lang, why: &str) -> String {
     match lang {
         Lang::Ru => format!(
-            "перерыв не может быть предоставлен (п. 10.4.1–10.4.3): {why}. Перерыв — не более 30 дней, один в календарный год, во всех партиях одновременно."
+            "{why}, поэтому он не предоставлен. Перерыв — не более 30 дней, один в календарный год, во всех партиях одновременно (п. 10.4.1–10.4.3)."
         ),
         Lang::En => format!(
-            "the break cannot be granted (10.4.1–10.4.3): {why}. A break is at most 30 days, one per calendar year, in all games at once."
+            "{why}, so it is not granted. A break is at most 30 days, one per calendar year, in all games at once (10.4.1–10.4.3)."
         ),
     }
 }
