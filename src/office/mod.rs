@@ -1567,13 +1567,9 @@ impl Office {
             }
             None => match game {
                 Some(g) => {
-                    let last = tx.letters_out_of_game(g)?.into_iter().rev().find(|l| {
-                        l.recipients
-                            .iter()
-                            .any(|r| to.iter().any(|(_, e, _)| e.eq_ignore_ascii_case(r)))
-                    });
-                    match last {
-                        Some(l) => (Some(l.message_id.clone()), vec![l.message_id]),
+                    let addresses: Vec<&str> = to.iter().map(|(_, e, _)| *e).collect();
+                    match tx.last_letter_out_to(g, &addresses)? {
+                        Some(id) => (Some(id.clone()), vec![id]),
                         None => (None, vec![]),
                     }
                 }

@@ -723,4 +723,25 @@ impl Tx<'_> {
             || format!("list the outgoing letters of game {game}"),
         )
     }
+
+    /// The Message-ID of the last letter of `game` sent to any of `addresses` (ASCII case
+    /// ignored), to thread the next one after it; reads the addresses, not the letters.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn last_letter_out_to(&self, game: GameId, addresses: &[&str]) -> Result<Option<String>> {
+        let rows = self.collect(
+            "SELECT message_id, recipients FROM letters_out WHERE game = ?1 ORDER BY id DESC",
+            [game],
+            |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
+            || format!("find the last outgoing letter of game {game}"),
+        )?;
+        Ok(rows.into_iter().find_map(|(id, recipients)| {
+            let recipients: Vec<String> = serde_json::from_str(&recipients).unwrap_or_default();
+            recipients
+                .iter()
+                .any(|r| addresses.iter().any(|a| a.eq_ignore_ascii_case(r)))
+                .then_some(id)
+        }))
+    }
 }

@@ -1260,3 +1260,26 @@ fn raw_letters_are_kept_compressed_and_read_back_byte_for_byte_old_ones_as_they_
         .unwrap();
     assert!(store.read(|tx| tx.letter_in(id)).is_err());
 }
+
+#[test]
+fn the_last_letter_of_a_game_to_an_address_is_found_without_reading_the_letters() {
+    let mut store = store();
+    let f = fixture(&mut store);
+    let tx = store.transaction().unwrap();
+    let white = ["white@players.test".to_owned()];
+    let black = ["black@players.test".to_owned()];
+    for (id, to) in [("<1@z>", &white), ("<2@z>", &black), ("<3@z>", &white)] {
+        tx.queue(&outgoing(id, Some(f.game), to), at("2026-10-02T12:00:00Z"))
+            .unwrap();
+    }
+    tx.queue(&outgoing("<4@z>", None, &white), at("2026-10-02T12:00:00Z"))
+        .unwrap();
+    let last = |a: &str| tx.last_letter_out_to(f.game, &[a]).unwrap();
+    assert_eq!(
+        last("White@Players.test").as_deref(),
+        Some("3@z"),
+        "kept without its brackets"
+    );
+    assert_eq!(last("black@players.test").as_deref(), Some("2@z"));
+    assert_eq!(last("nobody@players.test"), None);
+}
