@@ -274,4 +274,4 @@ pub fn publish(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
