@@ -10,6 +10,11 @@
 # of skipping), runs `cargo test --locked -- --include-ignored`, and always stops the stack and
 # deletes its directory. Exit status: cargo's, or 1 when the stack could not be started.
 #
+# The browser test of the public pages (tests/browser.rs) needs headless Chromium: Debian's
+# `chromium` package is installed with apt-get when /usr/bin/chromium is missing, and
+# ZAOCHKA_BROWSER_REQUIRED=1 is exported, so that the test FAILS instead of skipping without
+# it. ZAOCHKA_CHROMIUM=/path/to/chromium uses another binary and installs nothing.
+#
 # MAILSTACK_PORT_BASE picks the ports (BASE+25, +143, +465, +587, +993); unset, the first free
 # base of 10000, 20000, ..., 60000 is used. MAILSTACK_KEEP=1 keeps the stack's directory.
 set -euo pipefail
@@ -67,6 +72,15 @@ set -a
 . "$DIR/mailstack.env"
 set +a
 export MAILSTACK_REQUIRED=1
+
+# A real browser for the public pages (issue 12): Debian's Chromium, headless.
+if [ -z "${ZAOCHKA_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  say "installing chromium (Debian's package) for the browser test"
+  { "${SUDO[@]}" apt-get install -y -qq chromium >/dev/null 2>&1 \
+    || { "${SUDO[@]}" apt-get update -qq >/dev/null && "${SUDO[@]}" apt-get install -y -qq chromium >/dev/null; }; } \
+    || { say "ERROR: could not install chromium (apt-get install chromium)"; exit 1; }
+fi
+export ZAOCHKA_BROWSER_REQUIRED=1
 
 # An independent reader for the PDN export (issue 6): pydraughts from PyPI, in a venv of its
 # own so the system's Python is left alone.

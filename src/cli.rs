@@ -167,7 +167,7 @@ pub enum Command {
         /// The new file the copy goes to.
         file: std::path::PathBuf,
     },
-    /// Exports: game records (PDN) and the correspondence (mbox).
+    /// Exports: game records (PDN), the correspondence (mbox) and the public pages (HTML).
     Export {
         /// What to export.
         #[command(subcommand)]
@@ -349,6 +349,20 @@ pub enum ExportCommand {
         /// One game's number (default: the whole tournament).
         number: Option<u32>,
     },
+    /// The tournament's public pages as static, self-contained files in DIR (created when
+    /// missing; our own files in it are replaced): index.html (crosstable, standings, games,
+    /// breaks, dates) and game-N.html for each game (record, clocks, the board, a
+    /// step-through of the moves; game-N.html#ply=K opens the position after ply K). Serve
+    /// DIR with any web server, or open the files from disk.
+    Html {
+        /// The tournament's cipher.
+        cipher: String,
+        /// The folder the pages go to.
+        dir: std::path::PathBuf,
+        /// The pages' language (default: the config's `language`).
+        #[arg(long, value_name = "ru|en")]
+        lang: Option<String>,
+    },
 }
 
 /// `zaochka import …`
@@ -518,6 +532,9 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Export { command } => match command {
             ExportCommand::Pdn { cipher, number } => show::pdn(&ctx, &cipher, number),
             ExportCommand::Mbox { cipher, number } => archive::mbox(&ctx, &cipher, number),
+            ExportCommand::Html { cipher, dir, lang } => {
+                show::html(&ctx, &cipher, &dir, lang.as_deref())
+            }
         },
         Command::Import { command } => match command {
             ImportCommand::Pdn { cipher, file } => ops::import_pdn(&ctx, &cipher, &file),

@@ -57,6 +57,17 @@ pub struct Config {
     /// A folder of templates (`<lang>/<name>.txt`) that replace the built-in wording of the
     /// letters of those names; none: the built-in wording only.
     pub templates: Option<PathBuf>,
+    /// The public pages the daemon keeps up to date.
+    pub site: SiteConfig,
+}
+
+/// `[site]`: the tournaments' public pages (`zaochka export html`) kept up to date by the
+/// daemon.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SiteConfig {
+    /// The folder the daemon rewrites the pages in (`DIR/<cipher>/index.html`, …) after
+    /// every pass that changed something; none: no pages.
+    pub dir: Option<PathBuf>,
 }
 
 /// `[engine]`: the engine behind `zaochka analyse` and the adjudication package (10.5.4).
@@ -358,6 +369,7 @@ impl Default for Config {
             limits: LimitsConfig::default(),
             auth: AuthConfig::default(),
             templates: None,
+            site: SiteConfig::default(),
         }
     }
 }
@@ -435,6 +447,13 @@ struct RawConfig {
     limits: RawLimits,
     auth: RawAuth,
     templates: String,
+    site: RawSite,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RawSite {
+    dir: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -629,6 +648,7 @@ impl Default for RawConfig {
             limits: RawLimits::default(),
             auth: RawAuth::default(),
             templates: String::new(),
+            site: RawSite::default(),
         }
     }
 }
@@ -939,6 +959,29 @@ impl RawConfig {
                 "must be at least 1024 (a letter's headers alone take that)",
             ));
         }
+        let site = optional_path(&self.site.dir);
+        if let Some(dir) = &site {
+            // The pages replace files of their names there: never in a folder of ours.
+            let maildir = match &transport {
+                Transport::Maildir(m) => Some(m.path.clone()),
+                Transport::Imap { .. } => None,
+            };
+            for (key, path) in [
+                ("templates", optional_path(&self.templates)),
+                ("maildir.path", maildir),
+            ] {
+                if path.as_ref() == Some(dir) {
+                    return Err(invalid(
+                        "site.dir",
+                        dir.display(),
+                        &format!("is the folder of '{key}': give the pages a folder of their own"),
+                    ));
+                }
+            }
+            if dir == &self.database {
+                return Err(invalid("site.dir", dir.display(), "is the database file"));
+            }
+        }
         let mailbox = address("mailbox.address", &self.mailbox.address)?;
         let arbiter = address("officials.arbiter", &self.officials.arbiter)?;
         let secretary = address("officials.secretary", &self.officials.secretary)?;
@@ -996,6 +1039,7 @@ impl RawConfig {
                 letter_bytes: usize::try_from(letter_bytes).unwrap_or(usize::MAX),
             },
             auth: self.auth.validate()?,
+            site: SiteConfig { dir: site },
         })
     }
 }
@@ -1067,6 +1111,28 @@ mod tests {
     use super::*;
 
     const EXAMPLE: &str = include_str!("../config.example.toml");
+
+    #[test]
+    fn the_site_folder_is_off_by_default_and_never_a_folder_of_ours() {
+        assert_eq!(Config::default().site.dir, None);
+        let c = Config::from_toml("[site]\ndir = \" /var/www/zaochka \"\n").unwrap();
+        assert_eq!(c.site.dir.as_deref(), Some(Path::new("/var/www/zaochka")));
+        for (toml, key) in [
+            ("[site]\ndir = \"./mail\"\n", "maildir.path"),
+            (
+                "templates = \"wording\"\n[site]\ndir = \"wording\"\n",
+                "templates",
+            ),
+        ] {
+            let err = Config::from_toml(toml).unwrap_err().to_string();
+            assert!(
+                err.starts_with("config key 'site.dir' = ") && err.contains(key),
+                "{err}"
+            );
+        }
+        let err = Config::from_toml("[site]\nfolder = \"x\"\n").unwrap_err();
+        assert!(err.to_string().contains("unknown field"), "{err}");
+    }
 
     #[test]
     fn no_tls_is_refused_unless_the_host_is_loopback() {

@@ -187,6 +187,12 @@ pub struct Daemon<I, O> {
     waiting: Vec<Waiting>,
     /// The mailbox's resume point as the store has it.
     kept: Option<ResumePoint>,
+    /// `[site] dir`: whether the first pass has tried the pages (it writes every
+    /// tournament's, whatever changed)…
+    site_tried: bool,
+    /// …and whether the next write is to be of every tournament's (the first, or after a
+    /// failure), not only of those that changed.
+    site_all: bool,
 }
 
 impl<I: Inbox, O: Outbox> Daemon<I, O> {
@@ -214,6 +220,8 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             verifier,
             waiting: Vec::new(),
             kept,
+            site_tried: false,
+            site_all: true,
         })
     }
 
@@ -284,6 +292,8 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
     /// left in the mailbox for the next pass).
     pub async fn pass<'f>(&mut self, shutdown: &mut Stop<'f>) -> Result<Pass, MailError> {
         let mut p = Pass::default();
+        // The games changed by this pass are those updated from now on (`[site] dir`).
+        let began = self.clock.now();
         // Letters waiting for the DNS whose time has come; a letter fetched again (a new
         // connection) is checked once.
         let instant = tokio::time::Instant::now();
@@ -398,7 +408,57 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             .read(|tx| tx.outbox_waiting())
             .map(|n| n as usize)
             .unwrap_or(0);
+        if p.letters + p.deadlines > 0 || !self.site_tried {
+            self.publish(began);
+        }
         Ok(p)
+    }
+
+    /// `[site] dir`: rewrites the public pages of the tournaments whose games changed since
+    /// `since` (every tournament's on the first pass). A failure is logged, with the folder
+    /// and the tournament, and never stops the daemon; the pages are tried again after the
+    /// next pass that changes something.
+    fn publish(&mut self, since: DateTime<Utc>) {
+        let Some(dir) = self.office.config.site.dir.clone() else {
+            return;
+        };
+        self.site_tried = true;
+        let ids = if !self.site_all {
+            match self.store.read(|tx| tx.tournaments_changed_since(since)) {
+                Ok(ids) if ids.is_empty() => return,
+                Ok(ids) => Some(ids),
+                Err(e) => {
+                    warn!(dir = %dir.display(), error = %e, "site: cannot tell which tournaments changed; the pages are not rewritten");
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        match crate::site::publish(
+            &self.store,
+            &self.office.templates,
+            &self.office.config,
+            &dir,
+            ids.as_deref(),
+            self.clock.now(),
+        ) {
+            Ok((written, failed)) => {
+                if written.changed > 0 {
+                    info!(dir = %dir.display(), pages = written.pages, written = written.changed, "site");
+                }
+                for (cipher, e) in &failed {
+                    warn!(dir = %dir.display(), tournament = %cipher, error = %e, "site: the tournament's pages are not written");
+                }
+                // After a failure every tournament's pages are written again on the next
+                // pass that changes something.
+                self.site_all = !failed.is_empty();
+            }
+            Err(e) => {
+                self.site_all = true;
+                warn!(dir = %dir.display(), error = %e, "site: the pages are not written");
+            }
+        }
     }
 
     /// Commits the open batch of letters, if any, and only then tells the mailbox that its
@@ -684,6 +744,75 @@ mod tests {
             Duration::from_secs(3600),
         )
         .unwrap()
+    }
+
+    #[tokio::test]
+    async fn with_a_site_folder_a_pass_that_changed_a_tournament_rewrites_its_pages() {
+        use crate::site::tests::{BLACK, CIPHER, WHITE, at, config, letter, started};
+        let site = tempfile::tempdir().unwrap();
+        let mailbox = MemoryMailbox::new();
+        let mut config = config();
+        config.site.dir = Some(site.path().to_owned());
+        let office = Office::new(config);
+        let mut store = Store::open_in_memory().unwrap();
+        started(&office, &mut store, "russian");
+        let mut d = Daemon::new(
+            office,
+            store,
+            AnyInbox::Memory(mailbox.clone()),
+            AnyOutbox::Memory(mailbox.clone()),
+            Clock::Fixed(at("2026-12-02")),
+            Duration::from_secs(3600),
+        )
+        .unwrap();
+        let folder = site.path().join(CIPHER);
+        let (index, game) = (folder.join("index.html"), folder.join("game-1.html"));
+        // The first pass writes every tournament's pages, changed or not.
+        d.pass(&mut Stop::never()).await.unwrap();
+        assert!(
+            std::fs::read_to_string(&game)
+                .unwrap()
+                .contains("Ходов ещё не было.")
+        );
+        // A pass that changes nothing writes nothing.
+        std::fs::remove_file(&index).unwrap();
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.letters + pass.deadlines, 0);
+        assert!(!index.exists(), "nothing changed, nothing written");
+        // A move: the tournament's pages are rewritten.
+        let raw =
+            |n, from, body| String::from_utf8(letter(n, from, "2026-12-02", body).raw).unwrap();
+        mailbox.push(raw(1, WHITE, "Мой ход: 1. c3-d4"), at("2026-12-02"));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.judged, 1, "{pass:?}");
+        let page = std::fs::read_to_string(&game).unwrap();
+        assert!(page.contains("<p class=\"record\">1.cd4</p>"), "{page}");
+        assert!(
+            index.is_file(),
+            "the index of the changed tournament is written again"
+        );
+        // Pages that cannot be written are logged; the daemon goes on judging letters.
+        std::fs::remove_dir_all(&folder).unwrap();
+        std::fs::write(&folder, "not a folder").unwrap();
+        mailbox.push(
+            raw(2, BLACK, "Ваш ход: 1. c3-d4\r\nМой ход: 1... f6-g5"),
+            at("2026-12-02"),
+        );
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.judged, 1, "{pass:?}");
+        // Once the folder can be written again, the next change writes the pages whole.
+        std::fs::remove_file(&folder).unwrap();
+        mailbox.push(
+            raw(3, WHITE, "Ваш ход: 1... f6-g5\r\nМой ход: 2. b2-c3"),
+            at("2026-12-02"),
+        );
+        d.pass(&mut Stop::never()).await.unwrap();
+        let page = std::fs::read_to_string(&game).unwrap();
+        assert!(
+            page.contains("<p class=\"record\">1.cd4 fg5 2.bc3</p>"),
+            "{page}"
+        );
+        assert!(index.is_file());
     }
 
     #[tokio::test]

@@ -20,6 +20,7 @@
 //! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game` |
 //! | [`config`] | TOML → validated `Config` | `clock` |
 //! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start; the engine's tables and clock (`office::engine`) | all but `daemon`, `cli` |
+//! | [`site`] | the public pages: `export html` and `[site] dir` (index, one page a game, SVG boards, written atomically); [`site::view`]: what `table`, `game show` and the pages show, computed once | all but `daemon`, `cli` |
 //! | [`daemon`] | tokio loop: fetch → letter → game → store → render → send | all |
 //! | [`cli`] | subcommands, exit codes | all |
 //!
@@ -40,5 +41,6 @@ pub mod mail;
 pub mod office;
 pub mod render;
 pub mod rules;
+pub mod site;
 pub mod store;
 pub mod tournament;

@@ -1382,3 +1382,89 @@ fn export_mbox_gives_every_letter_of_the_demo_byte_for_byte_oldest_first() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no tournament 'НЕТ-1'"));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn export_html_writes_the_index_and_a_page_a_game_into_the_folder_and_refuses_a_file() {
+    let f = Federation::new().with_tournament();
+    play_games(&f.database());
+    let now = ["--now", "2026-12-20T12:00"];
+    let out = f.ok(&[now[0], now[1], "export", "html", CIPHER, "site"]);
+    assert!(out.contains("4 pages, 4 written"), "{out}");
+    let site = f.dir.path().join("site");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.starts_with("<!DOCTYPE html>\n<html lang=\"ru\">"),
+        "{index}"
+    );
+    for (name, _) in PLAYERS {
+        assert!(index.contains(name), "{name} in {index}");
+    }
+    let table = json(&f.ok(&[now[0], now[1], "table", CIPHER, "--json"]));
+    for number in 1..=3 {
+        let page = std::fs::read_to_string(site.join(format!("game-{number}.html"))).unwrap();
+        assert!(index.contains(&format!("href=\"game-{number}.html\"")));
+        let show = json(&f.ok(&[
+            now[0],
+            now[1],
+            "game",
+            "show",
+            CIPHER,
+            &number.to_string(),
+            "--json",
+        ]));
+        for side in ["white", "black"] {
+            let name = show[side]["name"].as_str().unwrap();
+            assert!(page.contains(name), "game {number}: {name}");
+            let days = show[side]["days"].as_i64().unwrap();
+            assert!(
+                page.contains(&format!("<td class=\"num\">{days} ")),
+                "game {number}: {side}'s {days} days as game show has them"
+            );
+            assert!(!page.contains(show[side]["email"].as_str().unwrap()));
+        }
+        let record = show["record"].as_str().unwrap();
+        if !record.is_empty() {
+            assert!(
+                page.contains(&format!("<p class=\"record\">{record}</p>")),
+                "game {number}: {record}"
+            );
+        }
+    }
+    // the table's points as `zaochka table` has them
+    for row in table["standings"]["rows"].as_array().unwrap() {
+        let number = row["number"].as_u64().unwrap() as usize;
+        let name = table["players"][number - 1]["name"].as_str().unwrap();
+        let points = row["points"].as_u64().unwrap();
+        assert!(
+            index.contains(&format!("<td>{name}</td><td class=\"num\">{points}</td>")),
+            "{name}: {points} in {index}"
+        );
+    }
+    // again: nothing changed, nothing written; in English on request
+    let out = f.ok(&[now[0], now[1], "export", "html", CIPHER, "site"]);
+    assert!(out.contains("4 pages, 0 written"), "{out}");
+    f.ok(&[
+        now[0], now[1], "export", "html", CIPHER, "en", "--lang", "en",
+    ]);
+    let en = std::fs::read_to_string(f.dir.path().join("en/index.html")).unwrap();
+    assert!(
+        en.contains("<html lang=\"en\">") && en.contains("Crosstable"),
+        "{en}"
+    );
+    // refused: a file for the folder, an unknown tournament, an unknown language
+    std::fs::write(f.dir.path().join("plain"), "").unwrap();
+    assert!(
+        f.refused(&["export", "html", CIPHER, "plain"])
+            .contains("is not a directory")
+    );
+    assert!(
+        f.refused(&["export", "html", "НЕТ-1", "site"])
+            .contains("no tournament 'НЕТ-1'")
+    );
+    assert!(
+        f.refused(&["export", "html", CIPHER, "site", "--lang", "de"])
+            .contains("unknown language 'de'")
+    );
+    let help = f.ok(&["export", "html", "--help"]);
+    assert!(help.contains("--lang"), "{help}");
+}

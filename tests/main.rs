@@ -1,6 +1,7 @@
 //! The integration tests: one binary (STYLE.md §3).
 
 mod arbiter;
+mod browser;
 mod cli;
 mod corpus;
 mod daemon;

@@ -1,4 +1,5 @@
-//! The organiser's read-only commands: `game show`, `game timechart`, `table`, `export pdn`.
+//! The organiser's read-only commands: `game show`, `game timechart`, `table`, `export pdn`,
+//! `export html`.
 //!
 //! Each reads one consistent snapshot of the store ([`Store::read`](crate::store::Store::read))
 //! and changes nothing. The day the clocks are read on is `ctx.now()` (so `--now`) as a
@@ -16,12 +17,16 @@ use serde_json::json;
 
 use super::admin::{TournamentSettings, open_store};
 use super::{CliError, CliResult, Context, refused};
-use crate::clock::{ChartLabels, ClockSettings, Ledger};
+use crate::clock::{ChartLabels, ClockSettings};
 use crate::config::Language;
-use crate::game::{Ending, GameState, Side, Status};
+use crate::game::{Ending, GameState, Side};
 use crate::render::words::{Noun, count};
 use crate::render::{Board, Lang};
-use crate::rules::{GameRecord, PdnGame, Position};
+use crate::rules::{GameRecord, PdnGame};
+use crate::site::view::{
+    self, ClockView, ViewError, clock_view, date_text, ending_text, record_text, status_text,
+    status_word, variant_text,
+};
 use crate::store::{self, Tournament, Tx};
 use crate::tournament::{self, CrosstableLabels};
 
@@ -50,21 +55,21 @@ pub(super) fn find_tournament(tx: &Tx<'_>, cipher: &str) -> Result<Tournament, C
 }
 
 fn settings_of(t: &Tournament) -> Result<TournamentSettings, CliError> {
-    TournamentSettings::of(t).map_err(|e| {
-        CliError::Broken(anyhow::anyhow!(
-            "the settings of tournament {} cannot be read: {e}",
-            t.cipher
-        ))
-    })
+    Ok(view::settings_of(t)?)
 }
 
 fn state_of(t: &Tournament, g: &store::Game) -> Result<GameState, CliError> {
-    g.state_as::<GameState>().map_err(|e| {
-        CliError::Broken(anyhow::Error::new(e).context(format!(
-            "the state of game {} of {} cannot be read",
-            g.number, t.cipher
-        )))
-    })
+    Ok(view::state_of(t, g)?)
+}
+
+fn record_of(state: &GameState) -> Result<GameRecord, CliError> {
+    Ok(view::record_of(state)?)
+}
+
+impl From<ViewError> for CliError {
+    fn from(e: ViewError) -> Self {
+        CliError::Broken(e.into())
+    }
 }
 
 fn load(ctx: &Context, cipher: &str, number: u32) -> Result<Loaded, CliError> {
@@ -90,160 +95,6 @@ fn load(ctx: &Context, cipher: &str, number: u32) -> Result<Loaded, CliError> {
     })
 }
 
-/// The game's moves replayed by the rules engine, from its start position.
-///
-/// # Errors
-/// Broken when a stored move does not replay (a damaged state document).
-fn record_of(state: &GameState) -> Result<GameRecord, CliError> {
-    let variant = state.variant;
-    let start = match &state.initial {
-        Some(fen) => Position::from_fen(variant, fen).map_err(|e| {
-            CliError::Broken(anyhow::anyhow!(
-                "game {} of {}: bad initial position '{fen}': {e}",
-                state.number,
-                state.cipher
-            ))
-        })?,
-        None => Position::start(variant),
-    };
-    let numeric = variant.board_size() == 10;
-    let mut record = GameRecord::new(start);
-    for m in &state.moves {
-        let found = record.position().legal_moves().into_iter().find(|mv| {
-            let text = if numeric {
-                mv.to_numeric()
-            } else {
-                mv.to_string()
-            };
-            text == m.text
-        });
-        let Some(mv) = found else {
-            return Err(CliError::Broken(anyhow::anyhow!(
-                "game {} of {}: stored move {} '{}' does not replay",
-                state.number,
-                state.cipher,
-                m.ply + 1,
-                m.text
-            )));
-        };
-        record.push(mv).map_err(|e| {
-            CliError::Broken(anyhow::anyhow!(
-                "game {} of {}: move '{}': {e}",
-                state.number,
-                state.cipher,
-                m.text
-            ))
-        })?;
-    }
-    Ok(record)
-}
-
-/// The record as the rules write it: semi-short on 8x8 (10.5.1), numeric full notation on
-/// 10x10 (`1. 32-28 19-23 2. …`).
-fn record_text(state: &GameState, record: &GameRecord) -> String {
-    use crate::rules::notation::shown;
-    if let Ok(text) = record.to_semi_short() {
-        return text;
-    }
-    let mut out = String::new();
-    for (i, m) in state.record().iter().enumerate() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        match m.side {
-            Side::White => {
-                let _ = write!(out, "{}. {}", m.number, shown(&m.text));
-            }
-            Side::Black if i == 0 => {
-                let _ = write!(out, "{}... {}", m.number, shown(&m.text));
-            }
-            Side::Black => out.push_str(&shown(&m.text)),
-        }
-    }
-    out
-}
-
-/// The status word of `game show --json` (issue 5): `playing`, `stopped`, `suspended`,
-/// `break`, `finished`, `adjudication`. A game in play whose clocks stand still today
-/// because a player is on a break (10.4.2) is `break`.
-fn status_word(state: &GameState, today: NaiveDate) -> &'static str {
-    match state.status {
-        Status::Playing if state.is_on_break(today) => "break",
-        Status::Playing => "playing",
-        Status::Stopped { .. } => "stopped",
-        Status::Suspended { .. } => "suspended",
-        Status::Adjudication => "adjudication",
-        Status::Finished => "finished",
-    }
-}
-
-/// A date as the letters write it: `20.12.2026` in Russian, ISO `2026-12-20` in English.
-fn date_text(d: NaiveDate, lang: Language) -> String {
-    match lang {
-        Language::Ru => d.format("%d.%m.%Y").to_string(),
-        Language::En => d.to_string(),
-    }
-}
-
-fn status_text(state: &GameState, today: NaiveDate, lang: Language) -> String {
-    let side = |s: Side| match (s, lang) {
-        (Side::White, Language::Ru) => "белых",
-        (Side::Black, Language::Ru) => "чёрных",
-        (Side::White, Language::En) => "White",
-        (Side::Black, Language::En) => "Black",
-    };
-    match (&state.status, lang) {
-        (Status::Playing, Language::Ru) if state.is_on_break(today) => {
-            "перерыв (п. 10.4), часы стоят".to_owned()
-        }
-        (Status::Playing, Language::En) if state.is_on_break(today) => {
-            "break (10.4), the clocks stand".to_owned()
-        }
-        (Status::Playing, Language::Ru) => "идёт игра".to_owned(),
-        (Status::Playing, Language::En) => "playing".to_owned(),
-        (
-            Status::Stopped {
-                side: s,
-                clause,
-                since,
-            },
-            Language::Ru,
-        ) => format!(
-            "игра остановлена с {} до исправленного письма {} (п. {clause})",
-            date_text(*since, lang),
-            side(*s)
-        ),
-        (
-            Status::Stopped {
-                side: s,
-                clause,
-                since,
-            },
-            Language::En,
-        ) => format!(
-            "stopped since {since} until {} sends a corrected letter ({clause})",
-            side(*s)
-        ),
-        (Status::Suspended { side: s, since }, Language::Ru) => format!(
-            "игра приостановлена с {}: просрочка времени {} у главного судьи (п. 10.3.6)",
-            date_text(*since, lang),
-            side(*s)
-        ),
-        (Status::Suspended { side: s, since }, Language::En) => format!(
-            "suspended since {since}: {}'s overstep is with the chief arbiter (10.3.6)",
-            side(*s)
-        ),
-        (Status::Adjudication, Language::Ru) => {
-            "контрольный срок истёк, партия на присуждении (п. 10.5)".to_owned()
-        }
-        (Status::Adjudication, Language::En) => {
-            "past the end-of-play date, for adjudication (10.5)".to_owned()
-        }
-        (Status::Finished, Language::Ru) => "партия окончена".to_owned(),
-        (Status::Finished, Language::En) => "finished".to_owned(),
-    }
-}
-
 fn ending_word(how: &Ending) -> &'static str {
     match how {
         Ending::Rule => "rule",
@@ -252,69 +103,6 @@ fn ending_word(how: &Ending) -> &'static str {
         Ending::DrawRule { .. } => "draw_rule",
         Ending::Arbiter { .. } => "arbiter",
         Ending::Overstep { .. } => "overstep",
-    }
-}
-
-fn ending_text(how: &Ending, lang: Language) -> String {
-    let side = |s: &Side| match (s, lang) {
-        (Side::White, Language::Ru) => "белые",
-        (Side::Black, Language::Ru) => "чёрные",
-        (Side::White, Language::En) => "White",
-        (Side::Black, Language::En) => "Black",
-    };
-    match (how, lang) {
-        (Ending::Rule, Language::Ru) => "по правилам игры".to_owned(),
-        (Ending::Rule, Language::En) => "by the rules of play".to_owned(),
-        (Ending::Resignation { side: s }, Language::Ru) => format!("{} сдались", side(s)),
-        (Ending::Resignation { side: s }, Language::En) => format!("{} resigned", side(s)),
-        (Ending::Agreement, Language::Ru) => "ничья по соглашению".to_owned(),
-        (Ending::Agreement, Language::En) => "draw by agreement".to_owned(),
-        (Ending::DrawRule { rule_ru, .. }, Language::Ru) => rule_ru.clone(),
-        (Ending::DrawRule { rule, .. }, Language::En) => rule.clone(),
-        (Ending::Arbiter { note }, lang)
-            if note.starts_with(crate::tournament::adjudication::PROTEST_DECISION) =>
-        {
-            crate::tournament::adjudication::protest_decision_words(note, lang == Language::En)
-                .unwrap_or_default()
-        }
-        (Ending::Arbiter { note }, Language::Ru) => format!("решение главного судьи: {note}"),
-        (Ending::Arbiter { note }, Language::En) => format!("the chief arbiter's decision: {note}"),
-        (Ending::Overstep { side: s }, Language::Ru) => {
-            format!("{}: просрочка времени (п. 10.3.7)", side(s))
-        }
-        (Ending::Overstep { side: s }, Language::En) => {
-            format!("{}: overstepped the time limit (10.3.7)", side(s))
-        }
-    }
-}
-
-/// One side's clock as `game show` prints it.
-struct ClockView {
-    days: i64,
-    penalty_days: i64,
-    moves: u32,
-    limit: i64,
-}
-
-fn clock_view(ledger: &Ledger, state: &GameState, side: Side, today: NaiveDate) -> ClockView {
-    let today = state.clock_day(today);
-    ClockView {
-        days: ledger.total(side, today),
-        penalty_days: ledger.penalty_days(side),
-        moves: state.counted_moves(side),
-        limit: ledger.limit(side),
-    }
-}
-
-fn variant_text(state: &GameState, lang: Language) -> &'static str {
-    use crate::game::Variant;
-    match (state.variant, lang) {
-        (Variant::Russian, Language::Ru) => "русские шашки",
-        (Variant::Hundred, Language::Ru) => "стоклеточные шашки",
-        (Variant::Giveaway, Language::Ru) => "обратные шашки (поддавки)",
-        (Variant::Russian, Language::En) => "Russian checkers",
-        (Variant::Hundred, Language::En) => "hundred-square checkers",
-        (Variant::Giveaway, Language::En) => "give-away",
     }
 }
 
@@ -718,43 +506,6 @@ pub fn timechart(ctx: &Context, cipher: &str, number: u32) -> CliResult {
     print(&out)
 }
 
-/// The players in start-number order. `tournament start` pairs by the Berger tables, so the
-/// games tell each player's start number: game `g` of the tables is played by start numbers
-/// (white, black). When every game agrees with one assignment that is it; otherwise (no
-/// games yet, or games paired some other way) the order of registration.
-fn by_start_number(players: &[store::Player], games: &[store::Game]) -> Vec<store::Player> {
-    let registered = players.to_vec();
-    let Ok(rr) = tournament::berger(players.len() as u32) else {
-        return registered;
-    };
-    if games.len() != rr.pairings.len() {
-        return registered;
-    }
-    let mut slot: Vec<Option<store::PlayerId>> = vec![None; players.len()];
-    for g in games {
-        let Some(p) = rr.pairings.iter().find(|p| p.game == g.number) else {
-            return registered;
-        };
-        for (number, id) in [(p.white, g.white), (p.black, g.black)] {
-            let Some(cell) = slot.get_mut(number as usize - 1) else {
-                return registered;
-            };
-            match cell {
-                Some(known) if *known != id => return registered,
-                _ => *cell = Some(id),
-            }
-        }
-    }
-    let mut out = Vec::with_capacity(players.len());
-    for id in slot {
-        match id.and_then(|id| players.iter().find(|p| p.id == id)) {
-            Some(p) if !out.iter().any(|o: &store::Player| o.id == p.id) => out.push(p.clone()),
-            _ => return registered,
-        }
-    }
-    out
-}
-
 /// `zaochka table CIPHER [--json]`: the crosstable and standings from the games' results,
 /// with the points of the tournament's stored settings. Start numbers come from the Berger
 /// pairings of the games (or the order of registration before there are any).
@@ -764,35 +515,17 @@ fn by_start_number(players: &[store::Player], games: &[store::Game]) -> Vec<stor
 /// read.
 pub fn table(ctx: &Context, cipher: &str, as_json: bool) -> CliResult {
     let store = open_store(ctx)?;
-    let (t, players, results) = store.read(|tx| -> Result<_, CliError> {
+    let (t, view) = store.read(|tx| -> Result<_, CliError> {
         let t = find_tournament(tx, cipher)?;
-        let games = tx.games(t.id)?;
-        let players = by_start_number(&tx.players(t.id)?, &games);
-        let number: HashMap<store::PlayerId, u32> = players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.id, i as u32 + 1))
-            .collect();
-        let mut results = Vec::new();
-        for g in &games {
-            let (Some(&white), Some(&black)) = (number.get(&g.white), number.get(&g.black)) else {
-                continue;
-            };
-            let state = state_of(&t, g)?;
-            // The same rule as the weekly digest's, so a game counts alike everywhere.
-            results.push(tournament::digest::table_result(
-                &tournament::digest::Entry {
-                    white,
-                    black,
-                    state: &state,
-                },
-            ));
-        }
-        Ok((t, players, results))
+        let view = view::table_of(tx, &t)?;
+        Ok((t, view))
     })?;
-    let settings = settings_of(&t)?;
-    let n = players.len() as u32;
-    let standings = tournament::standings(n, &results, &settings.standings);
+    let view::TableView {
+        players,
+        results,
+        standings,
+        ..
+    } = view;
     let out = if as_json {
         let value = json!({
             "cipher": t.cipher,
@@ -960,4 +693,40 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
         out.push_str(&game.to_pdn());
     }
     print(&out)
+}
+
+/// `zaochka export html CIPHER DIR [--lang ru|en]`: the tournament's public pages into DIR
+/// (created when missing), as of `ctx.now()`; prints what was written.
+///
+/// # Errors
+/// Refused for an unknown tournament, a language other than ru or en, or a DIR that is a
+/// file; broken when the database, a stored game, a template or a file fails.
+pub fn html(ctx: &Context, cipher: &str, dir: &std::path::Path, lang: Option<&str>) -> CliResult {
+    use crate::site::SiteError;
+    let lang = match lang.map(|l| l.trim().to_ascii_lowercase()) {
+        None => ctx.config.language,
+        Some(l) if l == "ru" => Language::Ru,
+        Some(l) if l == "en" => Language::En,
+        Some(other) => return Err(refused(format!("unknown language '{other}' (ru or en)"))),
+    };
+    let store = open_store(ctx)?;
+    let written = crate::site::export(
+        &store,
+        &ctx.templates,
+        &ctx.config,
+        cipher,
+        dir,
+        lang,
+        ctx.now(),
+    )
+    .map_err(|e| match e {
+        e @ (SiteError::UnknownTournament(_) | SiteError::NotADirectory(_)) => refused(e),
+        e => CliError::Broken(anyhow::Error::new(e).context("export html")),
+    })?;
+    print(&format!(
+        "{}: {} pages, {} written\n",
+        dir.display(),
+        written.pages,
+        written.changed
+    ))
 }

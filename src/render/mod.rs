@@ -1,5 +1,7 @@
 //! Outgoing letters: the wording from the templates under `templates/` (Russian and
-//! English), board diagrams (text and PNG), the complete MIME message, and the archive as mbox.
+//! English), board diagrams (text and PNG; SVG for the public pages), the complete MIME
+//! message, and the archive as mbox. The public pages' templates (`templates/html/`) are
+//! loaded and rendered here too ([`Templates::page`]).
 
 pub mod arbiter;
 pub mod board;
@@ -7,6 +9,7 @@ pub mod letters;
 pub mod mbox;
 pub mod mime;
 pub mod position;
+pub mod svg;
 pub mod template;
 pub mod words;
 

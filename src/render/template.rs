@@ -87,6 +87,57 @@ const BUILTIN: &[(&str, &str, &str)] = builtin!(
     "final_report",
 );
 
+/// The public pages' templates (`zaochka export html`), by their path under `templates/`:
+/// the layout, its style sheet and step-through script (included in the pages), and each
+/// page in each language. HTML-escaped, unlike the letters.
+const BUILTIN_PAGES: &[(&str, &str)] = &[
+    (
+        "html/layout.html",
+        include_str!("../../templates/html/layout.html"),
+    ),
+    (
+        "html/style.css",
+        include_str!("../../templates/html/style.css"),
+    ),
+    (
+        "html/steps.js",
+        include_str!("../../templates/html/steps.js"),
+    ),
+    (
+        "html/ru/index.html",
+        include_str!("../../templates/html/ru/index.html"),
+    ),
+    (
+        "html/en/index.html",
+        include_str!("../../templates/html/en/index.html"),
+    ),
+    (
+        "html/ru/game.html",
+        include_str!("../../templates/html/ru/game.html"),
+    ),
+    (
+        "html/en/game.html",
+        include_str!("../../templates/html/en/game.html"),
+    ),
+];
+
+/// The paths of the public pages' built-in templates (`html/ru/index.html` …).
+pub fn page_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN_PAGES.iter().map(|(path, _)| *path)
+}
+
+/// The built-in sources, letters and pages, by their key in the environment.
+fn builtin_sources() -> BTreeMap<String, String> {
+    let mut sources = BTreeMap::new();
+    for (lang, name, src) in BUILTIN {
+        sources.insert(format!("{lang}/{name}"), (*src).to_string());
+    }
+    for (path, src) in BUILTIN_PAGES {
+        sources.insert((*path).to_string(), (*src).to_string());
+    }
+    sources
+}
+
 /// The names of the built-in templates.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN
@@ -121,11 +172,7 @@ pub struct Rendered {
 impl Templates {
     /// The built-in templates.
     pub fn builtin() -> Self {
-        let mut sources = BTreeMap::new();
-        for (lang, name, src) in BUILTIN {
-            sources.insert(format!("{lang}/{name}"), (*src).to_string());
-        }
-        Self::from_sources(sources)
+        Self::from_sources(builtin_sources())
     }
 
     /// The built-in templates, each replaced by `DIR/<lang>/<name>.txt` where that file
@@ -151,10 +198,7 @@ impl Templates {
         if !std::fs::metadata(dir).map_err(|e| io(dir, e))?.is_dir() {
             return Err(refuse(dir, None, "not a directory".into()));
         }
-        let mut sources = BTreeMap::new();
-        for (lang, name, src) in BUILTIN {
-            sources.insert(format!("{lang}/{name}"), (*src).to_string());
-        }
+        let mut sources = builtin_sources();
         let mut overrides = Vec::new();
         for lang in ["ru", "en"] {
             let sub = dir.join(lang);
@@ -201,9 +245,117 @@ impl Templates {
                 overrides.push((key, stem.to_string(), path));
             }
         }
+        let mut pages = Vec::new();
+        let html = dir.join("html");
+        match std::fs::metadata(&html) {
+            Ok(m) if m.is_dir() => {
+                for sub in [html.clone(), html.join("ru"), html.join("en")] {
+                    let entries = match std::fs::read_dir(&sub) {
+                        Ok(entries) => entries,
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                        Err(e) => return Err(io(&sub, e)),
+                    };
+                    for entry in entries {
+                        let path = entry.map_err(|e| io(&sub, e))?.path();
+                        let ext = path.extension().and_then(|e| e.to_str());
+                        if matches!(ext, Some("html" | "css" | "js")) {
+                            pages.push(path);
+                        }
+                    }
+                }
+            }
+            Ok(_) => return Err(refuse(&html, None, "not a directory".into())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(&html, e)),
+        }
+        pages.sort();
+        let mut page_overrides = Vec::new();
+        for path in pages {
+            let key = path
+                .strip_prefix(dir)
+                .ok()
+                .and_then(|p| p.to_str())
+                .map(|p| p.replace(std::path::MAIN_SEPARATOR, "/"))
+                .unwrap_or_default();
+            if !page_names().any(|n| n == key) {
+                let names: Vec<_> = page_names().collect();
+                return Err(refuse(
+                    &path,
+                    None,
+                    format!("no page has this name (the names: {})", names.join(", ")),
+                ));
+            }
+            let meta = std::fs::metadata(&path).map_err(|e| io(&path, e))?;
+            if !meta.is_file() {
+                return Err(refuse(&path, None, "not a regular file".into()));
+            }
+            if meta.len() > MAX_BYTES {
+                return Err(refuse(
+                    &path,
+                    None,
+                    format!("{} bytes, more than {MAX_BYTES}", meta.len()),
+                ));
+            }
+            let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|e| refuse(&path, None, format!("not UTF-8 ({e})")))?;
+            sources.insert(key.clone(), text);
+            page_overrides.push((key, path));
+        }
         let variables = Self::variables();
+        let builtin = Self::builtin();
         let mut templates = Self::from_sources(sources);
         templates.edited = overrides.iter().map(|(key, _, _)| key.clone()).collect();
+        templates
+            .edited
+            .extend(page_overrides.iter().map(|(key, _)| key.clone()));
+        for (key, path) in page_overrides {
+            let tmpl = templates
+                .env
+                .get_template(&key)
+                .map_err(|e| refuse(&path, e.line(), minijinja_message(&e)))?;
+            let mut known: Vec<String> = builtin
+                .env
+                .get_template(&key)
+                .map(|t| t.undeclared_variables(false).into_iter().collect())
+                .unwrap_or_default();
+            // A page may use whatever its context has: what its built-in file uses and the
+            // layout it extends; the layout (and what it includes), what any page has.
+            let shared = ["html/layout.html", "html/style.css", "html/steps.js"];
+            let from: &[&str] = if shared.contains(&key.as_str()) {
+                &[
+                    "html/layout.html",
+                    "html/ru/index.html",
+                    "html/ru/game.html",
+                ]
+            } else {
+                &["html/layout.html"]
+            };
+            for page in from {
+                if let Ok(t) = builtin.env.get_template(page) {
+                    known.extend(t.undeclared_variables(false));
+                }
+            }
+            known.sort();
+            known.dedup();
+            let mut unknown: Vec<_> = tmpl
+                .undeclared_variables(false)
+                .into_iter()
+                .filter(|v| !known.contains(v))
+                .collect();
+            if !unknown.is_empty() {
+                unknown.sort();
+                return Err(refuse(
+                    &path,
+                    None,
+                    format!(
+                        "uses {}, which this page does not have (it has: {})",
+                        unknown.join(", "),
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
         for (key, stem, path) in overrides {
             let tmpl = templates
                 .env
@@ -275,7 +427,14 @@ impl Templates {
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.add_filter("plural", super::words::plural_filter);
         env.add_filter("sentence", sentence_filter);
-        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        // Letters are plain text; the public pages are HTML, escaped.
+        env.set_auto_escape_callback(|name| {
+            if name.ends_with(".html") {
+                minijinja::AutoEscape::Html
+            } else {
+                minijinja::AutoEscape::None
+            }
+        });
         env.set_loader(move |name| Ok(sources.get(name).cloned()));
         Templates {
             env,
@@ -319,6 +478,29 @@ impl Templates {
             text: body,
             html: to_html(&marked_body, diagram),
         })
+    }
+}
+
+impl Templates {
+    /// Renders the public page `name` (`index` or `game`) in `lang` with `ctx`: the template
+    /// `html/<lang>/<name>.html`, HTML-escaped.
+    ///
+    /// # Errors
+    /// [`RenderError::Template`] when the template is missing, malformed or uses a value the
+    /// context lacks.
+    pub fn page(
+        &self,
+        lang: Lang,
+        name: &str,
+        ctx: &impl Serialize,
+    ) -> Result<String, RenderError> {
+        let full = format!("html/{}/{}.html", lang.code(), name);
+        let tmpl = self
+            .env
+            .get_template(&full)
+            .map_err(|e| template_err(&full, e))?;
+        tmpl.render(Value::from(Serde(ctx)))
+            .map_err(|e| template_err(&full, e))
     }
 }
 

@@ -27,5 +27,5 @@ pub use name::{NAME_MAX_CHARS, NameError, player_name, shown_name};
 pub use pairing::{Bye, Pairing, PairingError, RoundRobin, berger};
 pub use standings::{
     Cell, CrosstableLabels, Decision, GameResult, Outcome, Place, PointsSystem, Score, Standing,
-    Standings, StandingsSettings, TieBreak, standings,
+    Standings, StandingsSettings, TieBreak, cell_text, standings,
 };

@@ -415,8 +415,9 @@ impl Default for CrosstableLabels {
     }
 }
 
-/// A crosstable cell as text: points, `п`/`a` when adjudicated, `+`/`−` by default.
-fn cell_text(cells: &[Cell], labels: &CrosstableLabels) -> String {
+/// A crosstable cell as text: points, `п`/`a` when adjudicated, `+`/`−` by default (the
+/// plain-text table's and the public pages' cells).
+pub fn cell_text(cells: &[Cell], labels: &CrosstableLabels) -> String {
     if cells.is_empty() {
         return String::new();
     }
@@ -435,7 +436,7 @@ fn cell_text(cells: &[Cell], labels: &CrosstableLabels) -> String {
 
 impl Standings {
     /// The coefficient as text: whole, or with its fraction (2.5).
-    fn coefficient(&self, row: &Standing) -> String {
+    pub fn coefficient(&self, row: &Standing) -> String {
         let win = u64::from(self.settings.points.win.max(1));
         if row.sonneborn_berger_scaled.is_multiple_of(win) {
             (row.sonneborn_berger_scaled / win).to_string()
