@@ -857,7 +857,7 @@ fn the_table_counts_the_resigned_game_with_the_tournament_points() {
         .collect();
     assert_eq!(names, ["Сидоров Сидор", "Иванов Иван", "Петров Пётр"]);
     let text = f.ok(&["table", CIPHER]);
-    assert!(text.contains("сыграно 1 из 3"), "{text}");
+    assert!(text.contains("сыграно 1 из 3 партий"), "{text}");
     assert!(text.contains("Место"), "{text}");
 }
 

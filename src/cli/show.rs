@@ -555,7 +555,7 @@ pub fn table(ctx: &Context, cipher: &str, as_json: bool) -> CliResult {
                     t.cipher,
                     t.name,
                     results.iter().filter(|r| r.score.is_some()).count(),
-                    count(Lang::Ru, results.len() as i64, Noun::Game)
+                    of_games_ru(results.len())
                 ),
             ),
             Language::En => (
@@ -729,4 +729,14 @@ pub fn html(ctx: &Context, cipher: &str, dir: &std::path::Path, lang: Option<&st
         written.pages,
         written.changed
     ))
+}
+
+/// "из 3 партий": the count after «из», in the genitive (1, 21 … партии; else партий).
+fn of_games_ru(n: usize) -> String {
+    let noun = if n % 10 == 1 && n % 100 != 11 {
+        "партии"
+    } else {
+        "партий"
+    };
+    format!("{n} {noun}")
 }
