@@ -240,7 +240,7 @@ pub enum TablesCommand {
         /// The most pieces on the board, 2..5.
         #[arg(long)]
         pieces: u32,
-        /// The folder (the tables go to DIR/<game>/).
+        /// The folder (the tables go to `DIR/<game>/`).
         #[arg(long, value_name = "DIR")]
         dir: std::path::PathBuf,
     },
@@ -369,10 +369,10 @@ pub enum ExportCommand {
 #[derive(Debug, Subcommand)]
 pub enum ImportCommand {
     /// The games of a tournament running elsewhere, with their clocks, into a tournament
-    /// added with its players but not started: players matched by [White]/[Black] (case and
-    /// ё/е ignored), every move checked, the clock from [WhiteDays] [BlackDays]
-    /// [WhitePenaltyDays] [BlackPenaltyDays] [Sent]; the whole file or nothing; each player
-    /// gets one letter with his games. The same file again changes nothing.
+    /// added with its players but not started: players matched by `[White]`/`[Black]` (case
+    /// and ё/е ignored), every move checked, the clock from `[WhiteDays]` `[BlackDays]`
+    /// `[WhitePenaltyDays]` `[BlackPenaltyDays]` `[Sent]`; the whole file or nothing; each
+    /// player gets one letter with his games. The same file again changes nothing.
     Pdn {
         /// The tournament's cipher.
         cipher: String,

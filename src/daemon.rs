@@ -3,8 +3,8 @@
 //! new mail (IMAP IDLE or polling) until the next deadline or retry. One task, one store.
 //!
 //! Exactly once: a letter is marked processed in the mailbox only after its transaction
-//! committed (a backlog's letters are committed in batches, up to [`BATCH_LETTERS`] or
-//! [`BATCH_TIME`] a commit, each letter a savepoint that fails alone; a letter that comes
+//! committed (a backlog's letters are committed in batches, up to 100 letters (`BATCH_LETTERS`) or
+//! one second (`BATCH_TIME`) a commit, each letter a savepoint that fails alone; a letter that comes
 //! alone is committed at once); if the daemon dies in between, the letter comes again and the store knows it
 //! (the same mailbox id or Message-ID), so it is not judged twice. Outgoing letters are sent
 //! after commit, from the store's outbox, each with its fixed Message-ID: a crash between
