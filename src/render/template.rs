@@ -195,6 +195,22 @@ impl Templates {
             line: line.map(|l| format!(":{l}")).unwrap_or_default(),
             message: msg,
         };
+        // A template file: a regular file of at most MAX_BYTES, in UTF-8.
+        let read_text = |path: &Path| -> Result<String, RenderError> {
+            let meta = std::fs::metadata(path).map_err(|e| io(path, e))?;
+            if !meta.is_file() {
+                return Err(refuse(path, None, "not a regular file".into()));
+            }
+            if meta.len() > MAX_BYTES {
+                return Err(refuse(
+                    path,
+                    None,
+                    format!("{} bytes, more than {MAX_BYTES}", meta.len()),
+                ));
+            }
+            let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
+            String::from_utf8(bytes).map_err(|e| refuse(path, None, format!("not UTF-8 ({e})")))
+        };
         if !std::fs::metadata(dir).map_err(|e| io(dir, e))?.is_dir() {
             return Err(refuse(dir, None, "not a directory".into()));
         }
@@ -226,20 +242,7 @@ impl Templates {
                         format!("no letter has this name (the names: {})", names.join(", ")),
                     ));
                 }
-                let meta = std::fs::metadata(&path).map_err(|e| io(&path, e))?;
-                if !meta.is_file() {
-                    return Err(refuse(&path, None, "not a regular file".into()));
-                }
-                if meta.len() > MAX_BYTES {
-                    return Err(refuse(
-                        &path,
-                        None,
-                        format!("{} bytes, more than {MAX_BYTES}", meta.len()),
-                    ));
-                }
-                let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|e| refuse(&path, None, format!("not UTF-8 ({e})")))?;
+                let text = read_text(&path)?;
                 let key = format!("{lang}/{stem}");
                 sources.insert(key.clone(), text);
                 overrides.push((key, stem.to_string(), path));
@@ -285,20 +288,7 @@ impl Templates {
                     format!("no page has this name (the names: {})", names.join(", ")),
                 ));
             }
-            let meta = std::fs::metadata(&path).map_err(|e| io(&path, e))?;
-            if !meta.is_file() {
-                return Err(refuse(&path, None, "not a regular file".into()));
-            }
-            if meta.len() > MAX_BYTES {
-                return Err(refuse(
-                    &path,
-                    None,
-                    format!("{} bytes, more than {MAX_BYTES}", meta.len()),
-                ));
-            }
-            let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|e| refuse(&path, None, format!("not UTF-8 ({e})")))?;
+            let text = read_text(&path)?;
             sources.insert(key.clone(), text);
             page_overrides.push((key, path));
         }
