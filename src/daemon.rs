@@ -24,7 +24,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use tracing::{error, info, warn};
 
 use crate::mail::auth::{AuthError, Verifier};
@@ -193,6 +193,9 @@ pub struct Daemon<I, O> {
     /// …and whether the next write is to be of every tournament's (the first, or after a
     /// failure), not only of those that changed.
     site_all: bool,
+    /// The day (in the configuration's zone) the pages were last written whole: on a new
+    /// day every page is written again, for the clocks run on every day (10.3.1).
+    site_day: Option<NaiveDate>,
 }
 
 impl<I: Inbox, O: Outbox> Daemon<I, O> {
@@ -222,6 +225,7 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             kept,
             site_tried: false,
             site_all: true,
+            site_day: None,
         })
     }
 
@@ -408,21 +412,35 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             .read(|tx| tx.outbox_waiting())
             .map(|n| n as usize)
             .unwrap_or(0);
-        if p.letters + p.deadlines > 0 || !self.site_tried {
-            self.publish(began);
+        let today = self
+            .clock
+            .now()
+            .with_timezone(&self.office.config.time_zone)
+            .date_naive();
+        let is_new_day = self.site_day.is_some_and(|d| d != today);
+        if is_new_day {
+            self.site_all = true;
+        }
+        if p.letters + p.deadlines > 0 || !self.site_tried || is_new_day {
+            self.publish(began, today);
         }
         Ok(p)
     }
 
     /// `[site] dir`: rewrites the public pages of the tournaments whose games changed since
-    /// `since` (every tournament's on the first pass). A failure is logged, with the folder
-    /// and the tournament, and never stops the daemon; the pages are tried again after the
-    /// next pass that changes something.
-    fn publish(&mut self, since: DateTime<Utc>) {
+    /// `since` (every tournament's on the first pass, and on the first pass of each new day,
+    /// `today`: the clocks on the pages run on). A failure is logged, with the folder and the
+    /// tournament, and never stops the daemon; the pages are tried again after the next pass
+    /// that changes something.
+    fn publish(&mut self, since: DateTime<Utc>, today: NaiveDate) {
         let Some(dir) = self.office.config.site.dir.clone() else {
             return;
         };
         self.site_tried = true;
+        if self.site_all {
+            // Tried whole today: a failure is tried again on the next change, not every pass.
+            self.site_day = Some(today);
+        }
         let ids = if !self.site_all {
             match self.store.read(|tx| tx.tournaments_changed_since(since)) {
                 Ok(ids) if ids.is_empty() => return,
@@ -779,6 +797,25 @@ mod tests {
         let pass = d.pass(&mut Stop::never()).await.unwrap();
         assert_eq!(pass.letters + pass.deadlines, 0);
         assert!(!index.exists(), "nothing changed, nothing written");
+        // The first pass of a new day writes every page again: White's clock runs on.
+        d.clock = Clock::Fixed(at("2026-12-03"));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.letters + pass.deadlines, 0, "{pass:?}");
+        assert!(index.is_file(), "a new day: the pages written again");
+        assert!(
+            std::fs::read_to_string(&game)
+                .unwrap()
+                .contains("03.12.2026"),
+            "the page is as of the new day"
+        );
+        // The same day again writes nothing.
+        std::fs::remove_file(&index).unwrap();
+        d.pass(&mut Stop::never()).await.unwrap();
+        assert!(
+            !index.exists(),
+            "the same day, nothing changed, nothing written"
+        );
+        d.clock = Clock::Fixed(at("2026-12-02"));
         // A move: the tournament's pages are rewritten.
         let raw =
             |n, from, body| String::from_utf8(letter(n, from, "2026-12-02", body).raw).unwrap();
