@@ -298,7 +298,7 @@ fn clock_letters_name_their_clause_and_days() {
     let (subject, body) = case("break_notice", Lang::Ru, "ordinary", &b, false);
     assert!(subject.contains("10.10.2026–25.10.2026"), "{subject}");
     assert!(
-        body.contains("Партии: 7, 9") && body.contains("10.4.2"),
+        body.contains("В партиях 7, 9 в эти дни") && body.contains("10.4.2"),
         "{body}"
     );
 
