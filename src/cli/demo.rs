@@ -269,7 +269,7 @@ pub fn run(ctx: &Context, dir: &Path) -> CliResult {
         );
     }
     println!(
-        "\nThe letters zaochka wrote are in {}, one complete message each.\nLook at the games as of the demo's last day with (zaochka on PATH: cargo install --path .):\n  cd {} && zaochka --now {} game show {CIPHER} 1\n  (or: table {CIPHER}, export pdn {CIPHER})",
+        "\nThe letters zaochka wrote are in {}, one complete message each.\nLook at the games as of the demo's last day with (zaochka on PATH: cargo install --path .):\n  cd {} && zaochka --now {} game show {CIPHER} 1\n  (or: table {CIPHER}, export pdn {CIPHER}, or export html {CIPHER} site: the public pages, site/index.html in a browser)",
         outbox.display(),
         dir.display(),
         last_at.format("%Y-%m-%dT%H:%M:%SZ")
