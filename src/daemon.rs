@@ -187,14 +187,12 @@ pub struct Daemon<I, O> {
     waiting: Vec<Waiting>,
     /// The mailbox's resume point as the store has it.
     kept: Option<ResumePoint>,
-    /// `[site] dir`: whether the first pass has tried the pages (it writes every
-    /// tournament's, whatever changed)…
-    site_tried: bool,
-    /// …and whether the next write is to be of every tournament's (the first, or after a
-    /// failure), not only of those that changed.
+    /// `[site] dir`: whether the next write is to be of every tournament's (after a
+    /// failure), not only of those that changed…
     site_all: bool,
-    /// The day (in the configuration's zone) the pages were last written whole: on a new
-    /// day every page is written again, for the clocks run on every day (10.3.1).
+    /// …and the day (in the configuration's zone) the pages were last tried whole: on the
+    /// first pass, and on a new day, every page is written again, for the clocks run on every
+    /// day (10.3.1).
     site_day: Option<NaiveDate>,
 }
 
@@ -223,8 +221,7 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             verifier,
             waiting: Vec::new(),
             kept,
-            site_tried: false,
-            site_all: true,
+            site_all: false,
             site_day: None,
         })
     }
@@ -417,31 +414,27 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             .now()
             .with_timezone(&self.office.config.time_zone)
             .date_naive();
-        let is_new_day = self.site_day.is_some_and(|d| d != today);
-        if is_new_day {
-            self.site_all = true;
-        }
-        if p.letters + p.deadlines > 0 || !self.site_tried || is_new_day {
-            self.publish(began, today);
+        let all = self.site_all || self.site_day != Some(today);
+        if p.letters + p.deadlines > 0 || all {
+            self.publish(began, today, all);
         }
         Ok(p)
     }
 
     /// `[site] dir`: rewrites the public pages of the tournaments whose games changed since
-    /// `since` (every tournament's on the first pass, and on the first pass of each new day,
-    /// `today`: the clocks on the pages run on). A failure is logged, with the folder and the
+    /// `since`, or every tournament's when `all` (the first pass, the first of a new day
+    /// `today`, the first change after a failure). A failure is logged, with the folder and the
     /// tournament, and never stops the daemon; the pages are tried again after the next pass
     /// that changes something.
-    fn publish(&mut self, since: DateTime<Utc>, today: NaiveDate) {
+    fn publish(&mut self, since: DateTime<Utc>, today: NaiveDate, all: bool) {
         let Some(dir) = self.office.config.site.dir.clone() else {
             return;
         };
-        self.site_tried = true;
-        if self.site_all {
+        if all {
             // Tried whole today: a failure is tried again on the next change, not every pass.
             self.site_day = Some(today);
         }
-        let ids = if !self.site_all {
+        let ids = if !all {
             match self.store.read(|tx| tx.tournaments_changed_since(since)) {
                 Ok(ids) if ids.is_empty() => return,
                 Ok(ids) => Some(ids),
@@ -815,7 +808,6 @@ mod tests {
             !index.exists(),
             "the same day, nothing changed, nothing written"
         );
-        d.clock = Clock::Fixed(at("2026-12-02"));
         // A move: the tournament's pages are rewritten.
         let raw =
             |n, from, body| String::from_utf8(letter(n, from, "2026-12-02", body).raw).unwrap();

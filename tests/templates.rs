@@ -235,12 +235,16 @@ fn receipt_and_rejection_name_the_moves_and_the_clause() {
 fn start_list_lists_every_game_with_colour_and_partner() {
     for lang in [Lang::Ru, Lang::En] {
         let ctx = StartList {
-            to_name: "Петров Пётр".into(),
-            cipher: "ЗШ-2026-1".into(),
-            tournament: "Кубок зимы".into(),
-            variant: "русские шашки".into(),
-            start: "01.12.2026".into(),
-            end: "30.11.2027".into(),
+            about: TournamentFacts {
+                to_name: "Петров Пётр".into(),
+                cipher: "ЗШ-2026-1".into(),
+                tournament: "Кубок зимы".into(),
+                variant: "русские шашки".into(),
+                start: "01.12.2026".into(),
+                end: "30.11.2027".into(),
+                mailbox: "zaochka@tournament.test".into(),
+                federation: "ФЗШ".into(),
+            },
             games: vec![
                 StartGame {
                     game_no: 1,
@@ -262,10 +266,8 @@ fn start_list_lists_every_game_with_colour_and_partner() {
                     last_day: None,
                 },
             ],
-            mailbox: "zaochka@tournament.test".into(),
             example_white: "c3-d4".into(),
             example_black: "f6-g5".into(),
-            federation: "ФЗШ".into(),
         };
         let (_, body) = case("start_list", lang, "two_games", &ctx, false);
         assert!(

@@ -108,6 +108,11 @@ pub fn start(ctx: &Context, cipher: &str) -> CliResult {
     Ok(())
 }
 
+/// `3 letters`, `1 letter`: a count for the admin's summary lines (English).
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The most a PDN file to import may hold: a tournament's records are a few hundred KB.
 const PDN_MAX_BYTES: u64 = 16 << 20;
 
@@ -146,8 +151,6 @@ pub fn import_pdn(ctx: &Context, cipher: &str, file: &Path) -> CliResult {
     if done.games == 0 {
         println!("tournament {cipher}: these games were imported before; nothing changed");
     } else {
-        let plural =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         println!(
             "tournament {cipher}: {} imported, play goes on by mail; {} to the players queued (sent by `zaochka run`)",
             plural(done.games, "game", "games"),
@@ -211,9 +214,6 @@ pub fn run(ctx: &Context, once: bool) -> CliResult {
             pass.waiting_for_dns
         );
         if pass.has_unhandled() {
-            let plural = |n: usize, one: &str, many: &str| {
-                format!("{n} {}", if n == 1 { one } else { many })
-            };
             let mut left = Vec::new();
             if pass.unhandled > 0 {
                 left.push(format!(

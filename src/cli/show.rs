@@ -22,12 +22,12 @@ use crate::config::Language;
 use crate::game::{Ending, GameState, Side};
 use crate::render::words::{Noun, count};
 use crate::render::{Board, Lang};
-use crate::rules::{GameRecord, PdnGame};
+use crate::rules::PdnGame;
 use crate::site::view::{
     self, ClockView, ViewError, clock_view, date_text, ending_text, record_text, status_text,
     status_word, variant_text,
 };
-use crate::store::{self, Tournament, Tx};
+use crate::store::{Tournament, Tx};
 use crate::tournament::{self, CrosstableLabels};
 
 /// One game as the commands show it.
@@ -54,18 +54,6 @@ pub(super) fn find_tournament(tx: &Tx<'_>, cipher: &str) -> Result<Tournament, C
         .ok_or_else(|| refused(format!("no tournament '{}'", cipher.trim())))
 }
 
-fn settings_of(t: &Tournament) -> Result<TournamentSettings, CliError> {
-    Ok(view::settings_of(t)?)
-}
-
-fn state_of(t: &Tournament, g: &store::Game) -> Result<GameState, CliError> {
-    Ok(view::state_of(t, g)?)
-}
-
-fn record_of(state: &GameState) -> Result<GameRecord, CliError> {
-    Ok(view::record_of(state)?)
-}
-
 impl From<ViewError> for CliError {
     fn from(e: ViewError) -> Self {
         CliError::Broken(e.into())
@@ -79,8 +67,8 @@ fn load(ctx: &Context, cipher: &str, number: u32) -> Result<Loaded, CliError> {
         let g = tx
             .find_game(t.id, number)?
             .ok_or_else(|| refused(format!("no game {number} in tournament {}", t.cipher)))?;
-        let state = state_of(&t, &g)?;
-        let settings = settings_of(&t)?;
+        let state = view::state_of(&t, &g)?;
+        let settings = view::settings_of(&t)?;
         let today = ctx.now().with_timezone(&zone(ctx, &t)).date_naive();
         let papers = crate::office::commands::adjudication_papers(tx, &g).map_err(|e| {
             CliError::Broken(anyhow::Error::new(e).context("read the adjudication"))
@@ -115,7 +103,7 @@ fn ending_word(how: &Ending) -> &'static str {
 pub fn game(ctx: &Context, cipher: &str, number: u32, as_json: bool) -> CliResult {
     let l = load(ctx, cipher, number)?;
     let st = &l.state;
-    let record = record_of(st)?;
+    let record = view::record_of(st)?;
     let ledger = st.ledger(&l.settings.clock);
     let clocks = [Side::White, Side::Black].map(|s| clock_view(&ledger, st, s, l.today));
     let to_move = (!st.is_finished()).then(|| st.side_to_move());
@@ -645,7 +633,7 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
         };
         let mut states = games
             .iter()
-            .map(|g| state_of(&t, g))
+            .map(|g| view::state_of(&t, g))
             .collect::<Result<Vec<_>, _>>()?;
         states.sort_by_key(tournament::digest::pdn_order);
         Ok((t, player_count, states))
@@ -659,11 +647,11 @@ pub fn pdn(ctx: &Context, cipher: &str, number: Option<u32>) -> CliResult {
     } else {
         t.name.clone()
     };
-    let clock = settings_of(&t)?.clock;
+    let clock = view::settings_of(&t)?.clock;
     let today = ctx.now().with_timezone(&zone(ctx, &t)).date_naive();
     let mut out = String::new();
     for st in &states {
-        let record = record_of(st)?;
+        let record = view::record_of(st)?;
         let round = rounds
             .get(&st.number)
             .map_or_else(|| "?".to_owned(), u32::to_string);
@@ -733,10 +721,9 @@ pub fn html(ctx: &Context, cipher: &str, dir: &std::path::Path, lang: Option<&st
 
 /// "из 3 партий": the count after «из», in the genitive (1, 21 … партии; else партий).
 fn of_games_ru(n: usize) -> String {
-    let noun = if n % 10 == 1 && n % 100 != 11 {
-        "партии"
-    } else {
-        "партий"
-    };
-    format!("{n} {noun}")
+    let n = n as i64;
+    format!(
+        "{n} {}",
+        crate::render::words::plural_ru(n, "партии", "партий", "партий")
+    )
 }

@@ -186,13 +186,9 @@ impl TimeChart {
     pub fn of(ledger: &Ledger, as_of: NaiveDate) -> Self {
         let mut rows: Vec<ChartRow> = Vec::new();
         // Days used before the game came to zaochka (an import) open each player's total.
-        let carried = |side: Side| {
-            let c = ledger.carried[side];
-            c.days + c.penalty_days
-        };
         let mut totals = super::PerSide {
-            white: carried(Side::White),
-            black: carried(Side::Black),
+            white: ledger.carried[Side::White].total(),
+            black: ledger.carried[Side::Black].total(),
         };
         // Penalties not tied to any move of the player still count: put them on the row
         // of their move number or, failing that, on the player's last row.

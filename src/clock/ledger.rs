@@ -267,6 +267,14 @@ pub struct Carried {
     pub penalty_days: i64,
 }
 
+impl Carried {
+    /// Thinking and penalty days together.
+    #[must_use]
+    pub fn total(self) -> i64 {
+        self.days + self.penalty_days
+    }
+}
+
 /// A stop of the game's clocks: from the day after the overstep was declared until the day
 /// play resumed (10.3.6, 10.3.7). Open while `resumed` is `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -644,8 +652,7 @@ impl Ledger {
             .filter(|p| p.side == side && p.on <= day)
             .map(|p| i64::from(p.days))
             .sum();
-        let carried = self.carried[side];
-        thinking + penalties + carried.days + carried.penalty_days
+        thinking + penalties + self.carried[side].total()
     }
 
     /// The limit that applied to `side` on `day`: from the counted moves made before that day

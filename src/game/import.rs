@@ -14,7 +14,7 @@ use crate::clock::{Carried, PerSide};
 use crate::rules::GameRecord;
 
 /// The `letter` reference of an imported ply: it came with no letter of zaochka's.
-pub const IMPORTED_LETTER: &str = "import";
+const IMPORTED_LETTER: &str = "import";
 
 /// A game as it stood where it was played before.
 #[derive(Clone, Debug)]
@@ -125,6 +125,8 @@ pub fn import(
             substituted_for: None,
         })
         .collect();
+    // Days before are carried in; both clocks run again from the day of sending (10.3.2).
+    base.late_start = PerSide::both(Some(game.sent));
     base.imported = Some(Imported {
         plies: base.moves.len(),
         carried: game.carried,

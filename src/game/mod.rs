@@ -78,7 +78,7 @@ pub mod arbiter;
 pub use crate::clock::{Break, ClockSettings, PerSide, ThreeDates, TimeChart, TimeUsed};
 pub use board::{Side, Variant};
 pub use due::{DeadlineKind, DeadlineNotice, OverstepFacts, apply_deadline, due, next_due_day};
-pub use import::{GameImport, IMPORTED_LETTER, ImportError, import};
+pub use import::{GameImport, ImportError, import};
 pub use judge::{judge, judge_submission};
 pub use model::*;
 pub use submission::{DrawWord, Envelope, Submission, Written, WrittenVariant};

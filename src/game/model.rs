@@ -759,14 +759,10 @@ impl GameState {
             .collect()
     }
 
-    /// The player's start for the clock (10.3.2): one set by hand, else an imported game's
-    /// day of sending ([`Imported::sent`]), else the day after the
+    /// The player's start for the clock (10.3.2): one set by hand (an imported game's day of
+    /// sending, [`Imported::sent`]), else the day after the
     /// start list was sent when that was after the start date, else the start date.
     pub fn start_of(&self, side: Side) -> NaiveDate {
-        if let (None, Some(imp)) = (self.late_start[side], &self.imported) {
-            // Days before the import are carried in; both clocks run again from it.
-            return imp.sent;
-        }
         let by_list = self
             .start_list_sent
             .map_or(self.start, |sent| crate::clock::own_start(self.start, sent));

@@ -7,7 +7,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::kinds::{self, Outgoing};
-use super::{Office, OfficeError, board_of, fmt_date, last_day_of, status_of, words};
+use super::{Office, OfficeError, board_of, fmt_date, last_day_of, status_of};
 use crate::clock::{Carried, PerSide};
 use crate::game::{self, Ending, GameImport, GameResult, GameState, Score, Side};
 use crate::render::letters as out;
@@ -32,18 +32,8 @@ struct Read {
     state: GameState,
 }
 
-/// A name as the import matches it: letter case, `ё`/`е` and runs of spaces ignored.
-fn name_key(name: &str) -> String {
-    crate::tournament::shown_name(name)
-        .to_lowercase()
-        .replace('ё', "е")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The registered player a PDN name means: the same name, else the same with case, `ё`/`е`
-/// and spaces ignored.
+/// ignored (as `set-email` matches them).
 fn player_named<'p>(players: &'p [Player], name: &str) -> Result<&'p Player, String> {
     let shown = crate::tournament::shown_name(name);
     if let Some(p) = players
@@ -52,10 +42,10 @@ fn player_named<'p>(players: &'p [Player], name: &str) -> Result<&'p Player, Str
     {
         return Ok(p);
     }
-    let key = name_key(name);
+    let key = super::roster::folded(name);
     let found: Vec<&Player> = players
         .iter()
-        .filter(|p| name_key(&p.name) == key)
+        .filter(|p| super::roster::folded(&p.name) == key)
         .collect();
     match found.as_slice() {
         [p] => Ok(p),
@@ -249,29 +239,27 @@ impl Office {
                     })
                     .transpose()
             };
-            let has_moves = !pdn.record.moves().is_empty();
+            let base = super::new_game(t, variant, number, white, black);
             let sent = match (score, date_tag("Sent")?, date_tag("Ended")?) {
                 (Some(_), _, ended) => ended.unwrap_or(today),
                 (None, Some(sent), _) => sent,
-                (None, None, _) if has_moves => {
+                (None, None, _) if pdn.record.moves().is_empty() => {
+                    // Nothing played yet: an ordinary game from the start (10.3.2).
+                    out.push(Read {
+                        number,
+                        white: white.clone(),
+                        black: black.clone(),
+                        state: base,
+                    });
+                    continue;
+                }
+                (None, None, _) => {
                     return Err(refuse(
                         "a game in play with moves needs [Sent], the day its last move was sent"
                             .to_owned(),
                     ));
                 }
-                (None, None, _) => t.start,
             };
-            if !has_moves && score.is_none() && pdn.tag("Sent").is_none() {
-                // Nothing played yet: an ordinary game from the start (10.3.2).
-                let state = self.new_state(t, variant, number, white, black);
-                out.push(Read {
-                    number,
-                    white: white.clone(),
-                    black: black.clone(),
-                    state,
-                });
-                continue;
-            }
             let import = GameImport {
                 record: &pdn.record,
                 carried: PerSide {
@@ -285,7 +273,6 @@ impl Office {
                     on: sent,
                 }),
             };
-            let base = self.new_state(t, variant, number, white, black);
             let state = game::import(base, &import, today).map_err(|e| refuse(e.to_string()))?;
             out.push(Read {
                 number,
@@ -295,30 +282,6 @@ impl Office {
             });
         }
         Ok(out)
-    }
-
-    fn new_state(
-        &self,
-        t: &Tournament,
-        variant: crate::rules::Variant,
-        number: u32,
-        white: &Player,
-        black: &Player,
-    ) -> GameState {
-        let as_player = |p: &Player| game::Player {
-            id: p.id.0,
-            name: crate::tournament::shown_name(&p.name),
-            email: p.email.clone(),
-        };
-        GameState::new(
-            t.cipher.clone(),
-            number,
-            variant,
-            as_player(white),
-            as_player(black),
-            t.start,
-            t.end,
-        )
     }
 
     /// A tournament already started: the file is the one imported before (the same games,
@@ -369,7 +332,6 @@ impl Office {
         now: DateTime<Utc>,
     ) -> Result<usize, OfficeError> {
         let settings = self.settings(t);
-        let lang = self.lang();
         let mut letters = 0;
         for p in tx.players(t.id)? {
             let mine: Vec<out::ImportGame> = games
@@ -390,17 +352,10 @@ impl Office {
             }
             let variant = games[0].state.variant;
             let ctx = out::ImportList {
-                to_name: crate::tournament::shown_name(&p.name),
-                cipher: t.cipher.clone(),
-                tournament: t.name.clone(),
-                variant: words::variant_name(lang, variant),
-                start: fmt_date(t.start),
-                end: fmt_date(t.end),
+                about: self.tournament_facts(t, variant, &crate::tournament::shown_name(&p.name)),
                 as_of: fmt_date(today),
                 example: mine.iter().find(|g| g.is_to_move).cloned(),
                 games: mine,
-                mailbox: self.config.address.clone(),
-                federation: self.config.federation.clone(),
             };
             self.queue(
                 tx,
@@ -426,13 +381,6 @@ impl Office {
         let partner = &st.players[side.other()];
         let times = st.times(settings, today);
         let is_to_move = !st.is_finished() && st.side_to_move() == side;
-        let join = |moves: Vec<game::NumberedMove>| {
-            moves
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let board = board_of(st);
         out::ImportGame {
             game_no: st.number,
@@ -441,12 +389,12 @@ impl Office {
             is_white: side == Side::White,
             partner: partner.name.clone(),
             partner_email: partner.email.clone(),
-            record: join(st.record()),
+            record: super::join(&st.record()),
             result: st.result.as_ref().map(|r| r.score.to_string()),
             is_to_move,
             white_to_move: st.side_to_move() == Side::White,
             repeat: if is_to_move {
-                join(st.new_moves_for(side))
+                super::join(&st.new_moves_for(side))
             } else {
                 String::new()
             },

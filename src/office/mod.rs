@@ -1024,24 +1024,11 @@ impl Office {
                 .map_err(|e| OfficeError::Refused(format!("tournament '{cipher}': {e}")))?;
             let settings = self.settings(&t);
             let today = self.today(now, Some(&t));
-            let as_player = |p: &Player| game::Player {
-                id: p.id.0,
-                name: p.name.clone(),
-                email: p.email.clone(),
-            };
             let mut games_of: Vec<Vec<out::StartGame>> = vec![Vec::new(); players.len()];
             for pairing in &rr.pairings {
                 let (wi, bi) = (pairing.white as usize - 1, pairing.black as usize - 1);
                 let (w, b) = (&players[wi], &players[bi]);
-                let mut state = GameState::new(
-                    t.cipher.clone(),
-                    pairing.game,
-                    variant,
-                    as_player(w),
-                    as_player(b),
-                    t.start,
-                    t.end,
-                );
+                let mut state = new_game(&t, variant, pairing.game, w, b);
                 // The start list goes out today: white's first date, and sent late, the
                 // day before both players' own start (10.3.2).
                 state.start_list_sent = Some(today);
@@ -1080,17 +1067,10 @@ impl Office {
             }
             for (p, games) in players.iter().zip(games_of) {
                 let ctx = out::StartList {
-                    to_name: p.name.clone(),
-                    cipher: t.cipher.clone(),
-                    tournament: t.name.clone(),
-                    variant: words::variant_name(self.lang(), variant),
-                    start: fmt_date(t.start),
-                    end: fmt_date(t.end),
+                    about: self.tournament_facts(&t, variant, &p.name),
                     games,
-                    mailbox: self.config.address.clone(),
                     example_white: words::example_moves(variant).0.into(),
                     example_black: words::example_moves(variant).1.into(),
-                    federation: self.config.federation.clone(),
                 };
                 self.queue(
                     tx,
@@ -1102,6 +1082,25 @@ impl Office {
             tx.set_tournament_status(t.id, TournamentStatus::Playing)?;
             Ok(rr.pairings.len())
         })
+    }
+
+    /// What a letter to `to_name` about his games says of tournament `t`.
+    fn tournament_facts(
+        &self,
+        t: &Tournament,
+        variant: crate::rules::Variant,
+        to_name: &str,
+    ) -> out::TournamentFacts {
+        out::TournamentFacts {
+            to_name: to_name.to_owned(),
+            cipher: t.cipher.clone(),
+            tournament: t.name.clone(),
+            variant: words::variant_name(self.lang(), variant),
+            start: fmt_date(t.start),
+            end: fmt_date(t.end),
+            mailbox: self.config.address.clone(),
+            federation: self.config.federation.clone(),
+        }
     }
 
     /// A tournament's settings: those stored when it was added (read as the command line
@@ -1780,6 +1779,31 @@ fn chart_labels(lang: Lang) -> crate::clock::ChartLabels {
 }
 
 /// Dates in letters: `05.12.2026`, as players write them.
+/// A new game of tournament `t` between two of its players, at the tournament's start; the
+/// names as `tournament::shown_name` makes them (they go into every partner's letters).
+fn new_game(
+    t: &Tournament,
+    variant: crate::rules::Variant,
+    number: u32,
+    white: &Player,
+    black: &Player,
+) -> GameState {
+    let as_player = |p: &Player| game::Player {
+        id: p.id.0,
+        name: crate::tournament::shown_name(&p.name),
+        email: p.email.clone(),
+    };
+    GameState::new(
+        t.cipher.clone(),
+        number,
+        variant,
+        as_player(white),
+        as_player(black),
+        t.start,
+        t.end,
+    )
+}
+
 /// The last day `side`'s answer is in time, as a letter handing `side` the move names it:
 /// [`crate::clock::Ledger::last_day`], the same rule the deadline sweep declares an overstep
 /// by. `None` when `side` is not to move or play is suspended.

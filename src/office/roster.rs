@@ -11,7 +11,7 @@ use crate::tournament::shown_name;
 
 /// A name as compared when an organiser names a player: the shown name, letter case and
 /// `ё`/`е` ignored.
-fn folded(name: &str) -> String {
+pub(super) fn folded(name: &str) -> String {
     shown_name(name).to_lowercase().replace('ё', "е")
 }
 

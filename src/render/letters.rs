@@ -187,9 +187,10 @@ pub struct ImportGame {
     pub diagram: String,
 }
 
-/// The letter to each player of a tournament whose running games were imported.
+/// What a letter to a player about his tournament's games says of the tournament (the start
+/// list, the import list); its fields are the template's variables.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct ImportList {
+pub struct TournamentFacts {
     /// The addressee's name.
     pub to_name: String,
     /// The cipher.
@@ -202,43 +203,38 @@ pub struct ImportList {
     pub start: String,
     /// The end-of-play date.
     pub end: String,
-    /// The day the games are shown as of.
-    pub as_of: String,
-    /// The addressee's games.
-    pub games: Vec<ImportGame>,
-    /// The first of them where the addressee is to move, for the example of an answer.
-    pub example: Option<ImportGame>,
     /// The mailbox address to write to.
     pub mailbox: String,
     /// The federation's name, for the signature.
     pub federation: String,
 }
 
+/// The letter to each player of a tournament whose running games were imported.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ImportList {
+    /// The tournament.
+    #[serde(flatten)]
+    pub about: TournamentFacts,
+    /// The day the games are shown as of.
+    pub as_of: String,
+    /// The addressee's games.
+    pub games: Vec<ImportGame>,
+    /// The first of them where the addressee is to move, for the example of an answer.
+    pub example: Option<ImportGame>,
+}
+
 /// The start list sent to every participant (10.3.2).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct StartList {
-    /// The addressee's name.
-    pub to_name: String,
-    /// The cipher.
-    pub cipher: String,
-    /// The tournament's name.
-    pub tournament: String,
-    /// The game: русские шашки, …
-    pub variant: String,
-    /// The start date.
-    pub start: String,
-    /// The end-of-play date.
-    pub end: String,
+    /// The tournament.
+    #[serde(flatten)]
+    pub about: TournamentFacts,
     /// The addressee's games.
     pub games: Vec<StartGame>,
-    /// The mailbox address to write to.
-    pub mailbox: String,
     /// A first move of White in the game's usual notation, for the example (`c3-d4`, `32-28`).
     pub example_white: String,
     /// Black's answer to it, for the example of a letter from Black (`f6-g5`, `19-23`).
     pub example_black: String,
-    /// The federation's name.
-    pub federation: String,
 }
 
 /// A player's break, told to a partner or the secretary (10.4.2).

@@ -234,13 +234,12 @@ impl GameRecord {
     }
 }
 
-/// The move tokens of a movetext: numbers, results, comments, variations, NAGs and marks
-/// left out.
-/// The results a PDN game may end with (draughts PDN also writes 2-0, 0-2 and 1-1).
-/// The results a record may end with; `0-0` is a loss for both (10.5.8), as `export pdn`
-/// writes it.
+/// The results a PDN game may end with (draughts PDN also writes 2-0, 0-2 and 1-1); `0-0` is
+/// a loss for both (10.5.8), as `export pdn` writes it.
 const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
 
+/// The move tokens of a movetext: numbers, results, comments, variations, NAGs and marks
+/// left out.
 fn movetext_tokens(text: &str) -> Vec<String> {
     let mut clean = String::new();
     let mut brace = false;

@@ -736,12 +736,21 @@ impl Tx<'_> {
             |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
             || format!("find the last outgoing letter of game {game}"),
         )?;
-        Ok(rows.into_iter().find_map(|(id, recipients)| {
-            let recipients: Vec<String> = serde_json::from_str(&recipients).unwrap_or_default();
-            recipients
+        for (id, recipients) in rows {
+            // Stored by `queue` as a JSON list: one that does not read is an error, as when
+            // the whole letter is read (`letter_out_row`).
+            let recipients: Vec<String> =
+                serde_json::from_str(&recipients).map_err(|source| StoreError::Json {
+                    op: format!("read the recipients of letter {id}"),
+                    source,
+                })?;
+            if recipients
                 .iter()
                 .any(|r| addresses.iter().any(|a| a.eq_ignore_ascii_case(r)))
-                .then_some(id)
-        }))
+            {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
     }
 }

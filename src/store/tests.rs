@@ -1262,7 +1262,7 @@ fn raw_letters_are_kept_compressed_and_read_back_byte_for_byte_old_ones_as_they_
 }
 
 #[test]
-fn the_last_letter_of_a_game_to_an_address_is_found_without_reading_the_letters() {
+fn the_last_letter_of_a_game_to_an_address_is_found_by_its_recipients() {
     let mut store = store();
     let f = fixture(&mut store);
     let tx = store.transaction().unwrap();
