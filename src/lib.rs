@@ -15,12 +15,13 @@
 //! | [`command`] | the arbiter's and secretary's command letters → [`command::Orders`] | `clock`, `letter`, `game` (types) |
 //! | [`tournament`] | pairings (Berger tables), standings and tie-breaks, breaks across games, adjudication | `rules`, `clock`, `game` |
 //! | [`engine`] | search, evaluation, endgame tables (built and probed), verdicts for the arbiter | `rules` |
-//! | [`store`] | rusqlite: migrations, and one `Store` type that holds all the SQL | the five above |
+//! | [`store`] | rusqlite: migrations, and one `Store` type that holds all the SQL | the five above, `zlib` |
 //! | [`mail`] | `Inbox`/`Outbox` traits, `IncomingMail`; IMAP, SMTP, Maildir, memory; MIME reading; [`mail::auth`]: who sent a letter (DKIM with mail-auth, the MX's Authentication-Results) | no domain module (`auth`: mail types and `[auth]` only) |
-//! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game` |
+//! | [`render`] | outgoing letters from `templates/` (ru, en) | `rules`, `clock`, `game`, `zlib` |
 //! | [`config`] | TOML → validated `Config` | `clock` |
 //! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start; the engine's tables and clock (`office::engine`) | all but `daemon`, `cli` |
 //! | [`site`] | the public pages: `export html` and `[site] dir` (index, one page a game, SVG boards, written atomically); [`site::view`]: what `table`, `game show` and the pages show, computed once | all but `daemon`, `cli` |
+//! | [`zlib`] | deflating with a compressor kept for the thread (the stored raw letters, the board picture) | `flate2` only |
 //! | [`daemon`] | tokio loop: fetch → letter → game → store → render → send | all |
 //! | [`cli`] | subcommands, exit codes | all |
 //!
@@ -44,3 +45,4 @@ pub mod rules;
 pub mod site;
 pub mod store;
 pub mod tournament;
+pub mod zlib;

@@ -238,14 +238,7 @@ const RAW_LEVEL: u32 = 6;
 
 /// A raw letter as it is kept: deflated in the zlib format (`raw_zlib = 1`).
 fn pack(raw: &[u8]) -> Vec<u8> {
-    use std::io::Write as _;
-    let mut enc = flate2::write::ZlibEncoder::new(
-        Vec::with_capacity(raw.len() / 2),
-        flate2::Compression::new(RAW_LEVEL),
-    );
-    // writing into a Vec cannot fail
-    enc.write_all(raw).expect("deflate into a Vec");
-    enc.finish().expect("deflate into a Vec")
+    crate::zlib::deflate(raw, RAW_LEVEL)
 }
 
 /// A raw letter as it was stored: inflated when `zlib`, its checksum checked.
