@@ -1022,6 +1022,36 @@ fn a_file_database_commits_with_full_durability_unless_told_otherwise() {
     assert_eq!(fk, 1);
 }
 
+#[test]
+fn a_new_file_gets_16_kb_pages_and_an_old_file_keeps_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let page_size = |store: &Store| -> i64 {
+        store
+            .conn
+            .pragma_query_value(None, "page_size", |row| row.get(0))
+            .unwrap()
+    };
+    let new = dir.path().join("new.sqlite");
+    let mut store = Store::open(&new).unwrap();
+    assert_eq!(page_size(&store), PAGE_SIZE);
+    fixture(&mut store);
+    drop(store);
+    assert_eq!(page_size(&Store::open_existing(&new).unwrap()), 16_384);
+
+    // a federation's file from before: 4 KB pages, WAL, migrated; it opens as it is
+    let old = dir.path().join("old.sqlite");
+    {
+        let conn = Connection::open(&old).unwrap();
+        conn.pragma_update(None, "page_size", 4096).unwrap();
+        conn.pragma_update(None, "journal_mode", "wal").unwrap();
+        let mut store = Store::from_connection(conn).unwrap();
+        fixture(&mut store);
+    }
+    let store = Store::open_existing(&old).unwrap();
+    assert_eq!(page_size(&store), 4096);
+    assert_eq!(count(&store, "games"), 1);
+}
+
 mod properties {
     use proptest::prelude::*;
 
@@ -1282,4 +1312,63 @@ fn the_last_letter_of_a_game_to_an_address_is_found_by_its_recipients() {
     );
     assert_eq!(last("black@players.test").as_deref(), Some("2@z"));
     assert_eq!(last("nobody@players.test"), None);
+}
+
+#[test]
+fn the_hot_lookups_use_their_indexes_and_are_not_planned_again_for_each_value() {
+    // The query planner stability guarantee is on (issue 14): a plan may not look at the
+    // values bound. The partial indexes (`WHERE game IS NOT NULL`, `WHERE next_due IS NOT
+    // NULL`) must still serve the lookups the daemon makes for every letter and every pass.
+    let mut store = store();
+    fixture(&mut store);
+    for (sql, index) in [
+        (
+            "SELECT message_id, recipients FROM letters_out WHERE game = ?1 ORDER BY id DESC",
+            "letters_out_by_game",
+        ),
+        (
+            "SELECT id FROM decisions WHERE game = ?1 ORDER BY id",
+            "decisions_by_game",
+        ),
+        (
+            "SELECT id FROM games WHERE next_due IS NOT NULL AND next_due <= ?1",
+            "games_by_next_due",
+        ),
+        (
+            "SELECT id FROM letters_in WHERE message_id = ?1",
+            "letters_in_by_message_id",
+        ),
+        (
+            "SELECT id FROM players WHERE email = ?1 ORDER BY id",
+            "players_by_email",
+        ),
+    ] {
+        let plan: Vec<String> = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map([1], |row| row.get(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert!(
+            plan.iter().any(|step| step.contains(index)),
+            "{sql}: {plan:?}"
+        );
+    }
+    let ask = |email: &str| {
+        let mut stmt = store
+            .conn
+            .prepare_cached("SELECT id FROM players WHERE email = ?1 ORDER BY id")
+            .unwrap();
+        let _: Vec<i64> = stmt
+            .query_map([email], |row| row.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        stmt.get_status(rusqlite::StatementStatus::RePrepare)
+    };
+    for email in ["a@x.test", "b@x.test", "c@x.test"] {
+        assert_eq!(ask(email), 0, "re-prepared for {email}");
+    }
 }
