@@ -1391,8 +1391,9 @@ fn the_hot_lookups_use_their_indexes_and_are_not_planned_again_for_each_value() 
             .iter()
             .find(|(sql, ..)| sql.starts_with("SELECT"))
             .unwrap_or_else(|| panic!("{index}: no lookup ran: {ran:?}"));
-        assert!(
-            ran.iter().filter(|(s, ..)| s == sql).count() == 3,
+        assert_eq!(
+            ran.iter().filter(|(s, ..)| s == sql).count(),
+            3,
             "{index}: {ran:?}"
         );
         let plan: Vec<String> = store
