@@ -669,4 +669,52 @@ mod tests {
         let info = reader.info();
         assert_eq!((info.width, info.height), (8 * 44 + 36, 8 * 44 + 36));
     }
+
+    /// Boards whose pictures are kept in `tests/data/pictures`: both sizes, both sides, every
+    /// kind of piece, a king on each colour.
+    fn pictured() -> Vec<(&'static str, Board)> {
+        let man = |is_white, is_king| Man { is_white, is_king };
+        let mut middle = start_8x8();
+        middle.cells[2 * 8 + 1] = None; // b6
+        middle.put(4, 3, man(false, false)); // d4
+        middle.put(0, 1, man(true, true)); // a white king on b8
+        middle.put(7, 6, man(false, true)); // a black king on g1
+        let mut ten = start_10x10();
+        ten.put(4, 5, man(true, true));
+        ten.put(5, 4, man(false, true));
+        vec![
+            ("8x8-start", start_8x8()),
+            ("8x8-kings", middle.clone()),
+            ("8x8-kings-from-black", middle.seen_from_black(true)),
+            ("10x10-start", start_10x10()),
+            ("10x10-kings-from-black", ten.seen_from_black(true)),
+        ]
+    }
+
+    #[test]
+    fn the_pictures_keep_their_pixels() {
+        // The kept pictures were drawn square by square (before issue 14 drew each kind of
+        // square once and copied it); any change to the drawing shows here, pixel by pixel.
+        // UPDATE_EXPECT=1 writes them again: look at them before committing.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pictures");
+        for (name, board) in pictured() {
+            let path = dir.join(format!("{name}.png"));
+            let png = board.to_png();
+            if std::env::var_os("UPDATE_EXPECT").is_some() {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &png).unwrap();
+            }
+            let kept = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let (now, kept) = (pixels(png), pixels(kept));
+            assert_eq!(now.1, kept.1, "{name}: the width");
+            let differ = now
+                .0
+                .chunks(3)
+                .zip(kept.0.chunks(3))
+                .filter(|(a, b)| a != b)
+                .count();
+            assert_eq!(now.0.len(), kept.0.len(), "{name}: the height");
+            assert_eq!(differ, 0, "{name}: {differ} pixels differ");
+        }
+    }
 }
