@@ -178,136 +178,206 @@ impl Board {
 
     /// A PNG picture of the board with coordinates, about 400 pixels wide; on 10x10 each
     /// dark square carries its number in its top-left corner.
+    ///
+    /// Every square is one of six pictures (light, dark, or dark under one of the four
+    /// pieces), drawn once for each square size and copied in (issue 14: drawing each
+    /// piece's discs anew took a sixth of the picture's time); the numbers, the frame and the
+    /// coordinates are drawn over them.
     pub fn to_png(&self) -> Vec<u8> {
         let cell = if self.size == 8 { 44 } else { 36 };
         let margin = 18;
         let side = self.size * cell + 2 * margin;
-        let mut img = Canvas::new(side, side, [255, 255, 255]);
+        let tiles = Tiles::of(cell);
+        let mut img = Canvas::new(side, side, ink::PAPER);
         for r in 0..self.size {
             for c in 0..self.size {
                 let (row, col) = self.at(r, c);
                 let (x, y) = (margin + c * cell, margin + r * cell);
-                let color = if self.is_dark(row, col) {
-                    [118, 150, 86]
-                } else {
-                    [238, 238, 210]
-                };
-                img.rect(x, y, cell, cell, color);
-                if let Some(man) = self.cells[row * self.size + col] {
-                    let (cx, cy) = (x as f32 + cell as f32 / 2.0, y as f32 + cell as f32 / 2.0);
-                    let r = cell as f32 * 0.38;
-                    let (fill, rim) = if man.is_white {
-                        ([250, 250, 245], [60, 60, 60])
-                    } else {
-                        ([30, 30, 30], [200, 200, 200])
-                    };
-                    img.disc(cx, cy, r, rim);
-                    img.disc(cx, cy, r - 2.0, fill);
-                    if man.is_king {
-                        img.disc(cx, cy, r * 0.45, [212, 160, 23]);
-                    }
-                }
+                let man = self.cells[row * self.size + col];
+                img.blit(tiles.of_square(self.is_dark(row, col), man), x, y);
                 if let Some(n) = self.number(row, col).filter(|_| self.has_numbers()) {
                     img.label(x + 2, y + 2, &n.to_string());
                 }
             }
         }
-        img.frame(margin - 1, margin - 1, self.size * cell + 2, [40, 40, 40]);
+        img.frame(margin - 1, margin - 1, self.size * cell + 2, ink::LINE);
         for (i, f) in self.shown_files().into_iter().enumerate() {
             let x = margin + i * cell + cell / 2 - 2;
-            img.glyph(x, side - margin + 6, f, [40, 40, 40]);
+            img.glyph(x, side - margin + 6, f, ink::LINE);
         }
         for r in 0..self.size {
             let rank = self.size - self.at(r, 0).0;
             let y = margin + r * cell + cell / 2 - 3;
             let text = rank.to_string();
             for (k, ch) in text.chars().enumerate() {
-                img.glyph(3 + k * 6, y, ch, [40, 40, 40]);
+                img.glyph(3 + k * 6, y, ch, ink::LINE);
             }
         }
         img.encode()
     }
 }
 
+/// The picture's colours, as indices into [`PALETTE`].
+mod ink {
+    pub const PAPER: u8 = 0;
+    pub const LIGHT: u8 = 1;
+    pub const DARK: u8 = 2;
+    pub const WHITE_RIM: u8 = 3;
+    pub const WHITE_FILL: u8 = 4;
+    pub const BLACK_RIM: u8 = 5;
+    pub const BLACK_FILL: u8 = 6;
+    pub const CROWN: u8 = 7;
+    pub const LINE: u8 = 8;
+    pub const LABEL_RIM: u8 = 9;
+    pub const LABEL: u8 = 10;
+}
+
+/// The colours of [`ink`], in its order: at most 16, the most a 4-bit indexed PNG holds.
+const PALETTE: [[u8; 3]; 11] = [
+    [255, 255, 255],
+    [238, 238, 210],
+    [118, 150, 86],
+    [60, 60, 60],
+    [250, 250, 245],
+    [200, 200, 200],
+    [30, 30, 30],
+    [212, 160, 23],
+    [40, 40, 40],
+    [20, 20, 20],
+    [255, 255, 235],
+];
+
+/// The six pictures a square can be, for one square size.
+struct Tiles {
+    light: Canvas,
+    dark: Canvas,
+    /// Under a piece, by [`Tiles::piece`].
+    pieces: [Canvas; 4],
+}
+
+impl Tiles {
+    /// The squares of `cell` pixels (44 on 8x8, 36 on 10x10), drawn on the first call.
+    fn of(cell: usize) -> &'static Tiles {
+        use std::sync::OnceLock;
+        static EIGHT: OnceLock<Tiles> = OnceLock::new();
+        static TEN: OnceLock<Tiles> = OnceLock::new();
+        let kept = if cell == 44 { &EIGHT } else { &TEN };
+        let tiles = kept.get_or_init(|| Tiles::draw(cell));
+        // the two boards' sizes are the only ones drawn
+        assert_eq!(tiles.light.width, cell, "board picture: a square of {cell}");
+        tiles
+    }
+
+    fn draw(cell: usize) -> Tiles {
+        let piece = |is_white, is_king| {
+            let mut t = Canvas::new(cell, cell, ink::DARK);
+            let c = cell as f32 / 2.0;
+            let r = cell as f32 * 0.38;
+            let (fill, rim) = if is_white {
+                (ink::WHITE_FILL, ink::WHITE_RIM)
+            } else {
+                (ink::BLACK_FILL, ink::BLACK_RIM)
+            };
+            t.disc(c, c, r, rim);
+            t.disc(c, c, r - 2.0, fill);
+            if is_king {
+                t.disc(c, c, r * 0.45, ink::CROWN);
+            }
+            t
+        };
+        Tiles {
+            light: Canvas::new(cell, cell, ink::LIGHT),
+            dark: Canvas::new(cell, cell, ink::DARK),
+            pieces: [
+                piece(true, false),
+                piece(true, true),
+                piece(false, false),
+                piece(false, true),
+            ],
+        }
+    }
+
+    fn of_square(&self, dark: bool, man: Option<Man>) -> &Canvas {
+        match man {
+            Some(man) => &self.pieces[Self::piece(man)],
+            None if dark => &self.dark,
+            None => &self.light,
+        }
+    }
+
+    fn piece(man: Man) -> usize {
+        usize::from(!man.is_white) * 2 + usize::from(man.is_king)
+    }
+}
+
 /// A tiny paletted canvas: enough to draw a board, nothing more. Every pixel is an index into
-/// a palette of at most 16 colours, written as a 4-bit indexed PNG (under half the RGB
-/// picture's bytes: the picture rides in every letter kept in the archive).
+/// [`PALETTE`], kept as the scanlines of a 4-bit indexed PNG (under half the RGB picture's
+/// bytes: the picture rides in every letter kept in the archive): each row a filter byte (0,
+/// none: flat colours compress best unfiltered), then two pixels a byte, the first in the
+/// high nibble.
 struct Canvas {
     width: usize,
     height: usize,
-    palette: Vec<[u8; 3]>,
-    pixels: Vec<u8>,
+    /// Bytes a row: the filter byte and the pixels.
+    stride: usize,
+    rows: Vec<u8>,
 }
 
-/// The most colours a 4-bit indexed PNG holds.
-const PALETTE_SIZE: usize = 16;
-
 impl Canvas {
-    fn new(width: usize, height: usize, bg: [u8; 3]) -> Self {
+    fn new(width: usize, height: usize, bg: u8) -> Self {
+        let stride = 1 + width.div_ceil(2);
+        let mut rows = vec![(bg << 4) | bg; stride * height];
+        for filter in rows.iter_mut().step_by(stride) {
+            *filter = 0;
+        }
         Canvas {
             width,
             height,
-            palette: vec![bg],
-            pixels: vec![0; width * height],
+            stride,
+            rows,
         }
     }
 
-    /// The palette index of `c`, added when new. The drawing uses a fixed handful of colours;
-    /// one more than the palette holds is a programming error, caught by the tests.
-    fn index(&mut self, c: [u8; 3]) -> u8 {
-        let i = match self.palette.iter().position(|p| *p == c) {
-            Some(i) => i,
-            None => {
-                assert!(
-                    self.palette.len() < PALETTE_SIZE,
-                    "board picture: too many colours"
-                );
-                self.palette.push(c);
-                self.palette.len() - 1
-            }
-        };
-        i as u8
-    }
-
-    fn set(&mut self, x: usize, y: usize, c: [u8; 3]) {
-        if x < self.width && y < self.height {
-            let i = self.index(c);
-            self.pixels[y * self.width + x] = i;
-        }
-    }
-
-    /// Sets a pixel to a palette index already taken ([`Canvas::index`]): the shapes look
-    /// their colour up once, not once a pixel.
     fn put(&mut self, x: usize, y: usize, i: u8) {
         if x < self.width && y < self.height {
-            self.pixels[y * self.width + x] = i;
+            let b = &mut self.rows[y * self.stride + 1 + x / 2];
+            *b = if x.is_multiple_of(2) {
+                (*b & 0x0f) | (i << 4)
+            } else {
+                (*b & 0xf0) | i
+            };
         }
     }
 
-    fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: [u8; 3]) {
-        let (x1, y1) = ((x + w).min(self.width), (y + h).min(self.height));
-        if x >= x1 || y >= y1 {
-            return;
-        }
-        let i = self.index(c);
-        for yy in y..y1 {
-            self.pixels[yy * self.width + x..yy * self.width + x1].fill(i);
-        }
-    }
-
-    fn frame(&mut self, x: usize, y: usize, side: usize, c: [u8; 3]) {
-        for i in 0..side {
-            self.set(x + i, y, c);
-            self.set(x + i, y + side - 1, c);
-            self.set(x, y + i, c);
-            self.set(x + side - 1, y + i, c);
+    /// Copies `tile` in with its top-left corner at (`x`, `y`), row by row. The squares
+    /// start on even columns and are an even number of pixels wide, so a tile's rows are
+    /// whole bytes of the picture's.
+    fn blit(&mut self, tile: &Canvas, x: usize, y: usize) {
+        assert!(
+            x.is_multiple_of(2) && tile.width.is_multiple_of(2) && x + tile.width <= self.width,
+            "board picture: a square at column {x}"
+        );
+        let (from, bytes) = (1 + x / 2, tile.width / 2);
+        for (dst, src) in self.rows[y * self.stride..]
+            .chunks_mut(self.stride)
+            .zip(tile.rows.chunks(tile.stride))
+        {
+            dst[from..from + bytes].copy_from_slice(&src[1..=bytes]);
         }
     }
 
-    fn disc(&mut self, cx: f32, cy: f32, r: f32, c: [u8; 3]) {
+    fn frame(&mut self, x: usize, y: usize, side: usize, i: u8) {
+        for k in 0..side {
+            self.put(x + k, y, i);
+            self.put(x + k, y + side - 1, i);
+            self.put(x, y + k, i);
+            self.put(x + side - 1, y + k, i);
+        }
+    }
+
+    fn disc(&mut self, cx: f32, cy: f32, r: f32, i: u8) {
         let (x0, x1) = ((cx - r).floor().max(0.0) as usize, (cx + r).ceil() as usize);
         let (y0, y1) = ((cy - r).floor().max(0.0) as usize, (cy + r).ceil() as usize);
-        let i = self.index(c);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
@@ -319,9 +389,8 @@ impl Canvas {
     }
 
     /// Draws a 5x7 glyph for a file letter or a digit; other characters draw nothing.
-    fn glyph(&mut self, x: usize, y: usize, ch: char, c: [u8; 3]) {
+    fn glyph(&mut self, x: usize, y: usize, ch: char, i: u8) {
         let Some(rows) = glyph_rows(ch) else { return };
-        let i = self.index(c);
         for (dy, bits) in rows.iter().enumerate() {
             for dx in 0..5 {
                 if bits & (0b10000 >> dx) != 0 {
@@ -337,33 +406,22 @@ impl Canvas {
         for (k, ch) in text.chars().enumerate() {
             // the rim: the glyph one pixel left, right, up and down of where it is drawn
             for (dx, dy) in [(0, 1), (2, 1), (1, 0), (1, 2)] {
-                self.glyph(x + k * 6 + dx, y + dy, ch, [20, 20, 20]);
+                self.glyph(x + k * 6 + dx, y + dy, ch, ink::LABEL_RIM);
             }
         }
         for (k, ch) in text.chars().enumerate() {
-            self.glyph(x + 1 + k * 6, y + 1, ch, [255, 255, 235]);
+            self.glyph(x + 1 + k * 6, y + 1, ch, ink::LABEL);
         }
     }
 
     fn encode(&self) -> Vec<u8> {
-        // PNG scanlines: a filter byte (0, none: flat colours compress best unfiltered), then
-        // two pixels a byte, the first in the high nibble
-        let row_bytes = self.width.div_ceil(2);
-        let mut data = Vec::with_capacity((row_bytes + 1) * self.height);
-        for row in self.pixels.chunks(self.width) {
-            data.push(0);
-            let pairs = row.chunks_exact(2);
-            let odd = pairs.remainder().first().map(|&i| i << 4);
-            data.extend(pairs.map(|p| (p[0] << 4) | p[1]));
-            data.extend(odd);
-        }
-        let idat = crate::zlib::deflate(&data, PNG_LEVEL);
+        let idat = crate::zlib::deflate(&self.rows, PNG_LEVEL);
         let mut out = Vec::with_capacity(idat.len() + 128);
         {
             let mut enc = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
             enc.set_color(png::ColorType::Indexed);
             enc.set_depth(png::BitDepth::Four);
-            enc.set_palette(self.palette.concat());
+            enc.set_palette(PALETTE.concat());
             // Writing into a Vec cannot fail for I/O reasons, and the chunks are the ones a
             // PNG of this header holds, so the encoder has nothing left to refuse.
             let mut writer = enc.write_header().expect("png header into a Vec");
