@@ -1,21 +1,23 @@
-//! Deflating in the zlib format with a compressor kept for the thread.
+//! Deflating and inflating in the zlib format with a compressor and a decompressor kept for
+//! the thread.
 //!
 //! Making a compressor allocates and zeroes some 300 KB (miniz_oxide's dictionary, hash
 //! chains and buffers), which costs more than deflating a letter or the board picture
-//! (issue 14: a third of the picture's time went to zeroing fresh memory). Resetting a kept
-//! one reuses warm memory. The output is byte for byte what a fresh compressor writes.
+//! (issue 14: a third of the picture's time went to zeroing fresh memory); a decompressor,
+//! some 40 KB, each time a stored letter is read. Resetting a kept one reuses warm memory.
+//! The output is byte for byte what a fresh one writes.
 
 use std::cell::RefCell;
 
-use flate2::{Compress, Compression, FlushCompress, Status};
+use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
 thread_local! {
     static KEPT: RefCell<Option<(u32, Compress)>> = const { RefCell::new(None) };
+    static KEPT_INFLATE: RefCell<Option<Decompress>> = const { RefCell::new(None) };
 }
 
 /// `data` deflated in the zlib format at `level` (0–9).
 pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() / 4 + 64);
     KEPT.with_borrow_mut(|kept| {
         let c = match kept {
             Some((l, c)) if *l == level => {
@@ -28,32 +30,73 @@ pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
                     .1
             }
         };
+        finish(c, data)
+    })
+}
+
+/// `data` deflated by `c` in one go, to the end of the stream.
+fn finish(c: &mut Compress, data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() / 4 + 64);
+    loop {
+        if out.len() == out.capacity() {
+            out.reserve(out.capacity());
+        }
+        let done = usize::try_from(c.total_in()).map_or(data.len(), |n| n.min(data.len()));
+        // a compressor with a level of 0–9 fed a slice into a Vec has nothing to refuse
+        let status = c
+            .compress_vec(&data[done..], &mut out, FlushCompress::Finish)
+            .expect("deflate into a Vec");
+        if status == Status::StreamEnd {
+            return out;
+        }
+    }
+}
+
+/// The zlib stream `data` inflated; `size_hint` is the room to start with (the output grows
+/// as needed). Anything after the end of the stream is ignored.
+///
+/// # Errors
+/// [`std::io::ErrorKind::InvalidData`] when `data` is not a zlib stream (or its checksum is
+/// wrong), [`std::io::ErrorKind::UnexpectedEof`] when it ends before the stream does.
+pub fn inflate(data: &[u8], size_hint: usize) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(size_hint.max(64));
+    KEPT_INFLATE.with_borrow_mut(|kept| {
+        let d = kept.get_or_insert_with(|| Decompress::new(true));
+        d.reset(true);
         loop {
             if out.len() == out.capacity() {
                 out.reserve(out.capacity());
             }
-            let done = usize::try_from(c.total_in()).map_or(data.len(), |n| n.min(data.len()));
-            // a compressor with a level of 0–9 fed a slice into a Vec has nothing to refuse
-            let status = c
-                .compress_vec(&data[done..], &mut out, FlushCompress::Finish)
-                .expect("deflate into a Vec");
+            let before = (d.total_in(), d.total_out());
+            let done = usize::try_from(before.0).map_or(data.len(), |n| n.min(data.len()));
+            let status = d
+                .decompress_vec(&data[done..], &mut out, FlushDecompress::None)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
             if status == Status::StreamEnd {
-                break;
+                return Ok(());
+            }
+            if (d.total_in(), d.total_out()) == before && out.len() < out.capacity() {
+                // nothing read, nothing written, room left, and no end: the stream was cut
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the zlib stream ends early",
+                ));
             }
         }
-    });
-    out
+    })?;
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{Read as _, Write as _};
+    use std::io::Read as _;
 
+    /// What a compressor made for `data` alone writes. (zlib-rs's fastest level writes
+    /// other bytes when the same data comes in pieces, as through `ZlibEncoder`, so the
+    /// fresh one is fed as the kept one is.)
     fn fresh(data: &[u8], level: u32) -> Vec<u8> {
-        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), Compression::new(level));
-        e.write_all(data).expect("deflate");
-        e.finish().expect("deflate")
+        finish(&mut Compress::new(Compression::new(level), true), data)
     }
 
     #[test]
@@ -66,6 +109,7 @@ mod tests {
             (&b""[..], 6),
             (&text[..1000], 6),
             (&text[..], 1),
+            (&text[..300], 1),
             (&text[..5], 6),
         ] {
             let packed = deflate(data, level);
@@ -80,6 +124,32 @@ mod tests {
                 .read_to_end(&mut back)
                 .expect("inflate");
             assert_eq!(back, data);
+            assert_eq!(inflate(&packed, 0).expect("inflate"), data);
+            assert_eq!(inflate(&packed, data.len()).expect("inflate"), data);
         }
+    }
+
+    #[test]
+    fn a_kept_decompressor_refuses_a_broken_or_cut_stream_and_then_reads_a_good_one() {
+        let data = "Ход 1. c3-d4\n".repeat(500).into_bytes();
+        let packed = deflate(&data, 6);
+        let cut = inflate(&packed[..packed.len() / 2], 16).expect_err("a cut stream");
+        assert_eq!(cut.kind(), std::io::ErrorKind::UnexpectedEof, "{cut}");
+        let mut wrong_sum = packed.clone();
+        *wrong_sum.last_mut().expect("a checksum") ^= 1;
+        let wrong = inflate(&wrong_sum, 16).expect_err("a wrong checksum");
+        assert_eq!(wrong.kind(), std::io::ErrorKind::InvalidData, "{wrong}");
+        let not_zlib = inflate(b"not zlib at all", 16).expect_err("not zlib");
+        assert_eq!(
+            not_zlib.kind(),
+            std::io::ErrorKind::InvalidData,
+            "{not_zlib}"
+        );
+        assert_eq!(
+            inflate(&[], 16).expect_err("nothing").kind(),
+            std::io::ErrorKind::UnexpectedEof
+        );
+        // the failures leave the kept decompressor usable
+        assert_eq!(inflate(&packed, 16).expect("inflate"), data);
     }
 }

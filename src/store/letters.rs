@@ -243,21 +243,12 @@ fn pack(raw: &[u8]) -> Vec<u8> {
 
 /// A raw letter as it was stored: inflated when `zlib`, its checksum checked.
 fn unpack(blob: Vec<u8>, zlib: bool, column: usize) -> rusqlite::Result<Vec<u8>> {
-    use std::io::Read as _;
     if !zlib {
         return Ok(blob);
     }
-    let mut raw = Vec::with_capacity(blob.len() * 3);
-    flate2::read::ZlibDecoder::new(&blob[..])
-        .read_to_end(&mut raw)
-        .map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(
-                column,
-                rusqlite::types::Type::Blob,
-                Box::new(e),
-            )
-        })?;
-    Ok(raw)
+    crate::zlib::inflate(&blob, blob.len() * 3).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Blob, Box::new(e))
+    })
 }
 
 fn letter_in_row(row: &Row<'_>) -> rusqlite::Result<LetterIn> {
