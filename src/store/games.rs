@@ -320,34 +320,33 @@ impl Tx<'_> {
         now: DateTime<Utc>,
     ) -> Result<TournamentId> {
         check_json("settings", t.settings)?;
-        self.conn()
-            .execute(
-                "INSERT INTO tournaments (cipher, variant, name, start_day, end_day, tz, settings, \
+        self.execute(
+            "INSERT INTO tournaments (cipher, variant, name, start_day, end_day, tz, settings, \
                  status, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    t.cipher,
-                    t.variant,
-                    t.name,
-                    Day(t.start),
-                    Day(t.end),
-                    t.tz,
-                    t.settings,
-                    TournamentStatus::Registration,
-                    Moment(now)
-                ],
-            )
-            .map_err(|source| {
-                if is_unique_violation(&source) {
-                    StoreError::TournamentExists {
-                        cipher: t.cipher.to_owned(),
-                    }
-                } else {
-                    StoreError::Sql {
-                        op: format!("add tournament '{}'", t.cipher),
-                        source,
-                    }
+            params![
+                t.cipher,
+                t.variant,
+                t.name,
+                Day(t.start),
+                Day(t.end),
+                t.tz,
+                t.settings,
+                TournamentStatus::Registration,
+                Moment(now)
+            ],
+        )
+        .map_err(|source| {
+            if is_unique_violation(&source) {
+                StoreError::TournamentExists {
+                    cipher: t.cipher.to_owned(),
                 }
-            })?;
+            } else {
+                StoreError::Sql {
+                    op: format!("add tournament '{}'", t.cipher),
+                    source,
+                }
+            }
+        })?;
         Ok(TournamentId(self.conn().last_insert_rowid()))
     }
 
@@ -356,15 +355,14 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::NotFound`] when there is none; [`StoreError::Sql`] on failure.
     pub fn tournament(&self, id: TournamentId) -> Result<Tournament> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1"),
-                [id],
-                tournament_row,
-            )
-            .optional()
-            .during(|| format!("read tournament {id}"))?
-            .ok_or_else(|| id.not_found())
+        self.query_row(
+            &format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1"),
+            [id],
+            tournament_row,
+        )
+        .optional()
+        .during(|| format!("read tournament {id}"))?
+        .ok_or_else(|| id.not_found())
     }
 
     /// The tournament with this cipher, if any.
@@ -372,14 +370,13 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn find_tournament(&self, cipher: &str) -> Result<Option<Tournament>> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE cipher = ?1"),
-                [cipher],
-                tournament_row,
-            )
-            .optional()
-            .during(|| format!("find tournament '{cipher}'"))
+        self.query_row(
+            &format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE cipher = ?1"),
+            [cipher],
+            tournament_row,
+        )
+        .optional()
+        .during(|| format!("find tournament '{cipher}'"))
     }
 
     /// Every tournament, oldest first.
@@ -402,7 +399,6 @@ impl Tx<'_> {
     /// failure.
     pub fn set_tournament_status(&self, id: TournamentId, status: TournamentStatus) -> Result<()> {
         let n = self
-            .conn()
             .execute(
                 "UPDATE tournaments SET status = ?2 WHERE id = ?1",
                 params![id, status],
@@ -422,7 +418,6 @@ impl Tx<'_> {
     pub fn set_tournament_settings(&self, id: TournamentId, settings: &str) -> Result<()> {
         check_json("settings", settings)?;
         let n = self
-            .conn()
             .execute(
                 "UPDATE tournaments SET settings = ?2 WHERE id = ?1",
                 params![id, settings],
@@ -446,24 +441,23 @@ impl Tx<'_> {
         name: &str,
         email: &str,
     ) -> Result<PlayerId> {
-        self.conn()
-            .execute(
-                "INSERT INTO players (tournament, name, email) VALUES (?1, ?2, ?3)",
-                params![tournament, name, email],
-            )
-            .map_err(|source| {
-                if is_unique_violation(&source) {
-                    StoreError::PlayerExists {
-                        tournament,
-                        email: email.to_owned(),
-                    }
-                } else {
-                    StoreError::Sql {
-                        op: format!("add player '{email}' to tournament {tournament}"),
-                        source,
-                    }
+        self.execute(
+            "INSERT INTO players (tournament, name, email) VALUES (?1, ?2, ?3)",
+            params![tournament, name, email],
+        )
+        .map_err(|source| {
+            if is_unique_violation(&source) {
+                StoreError::PlayerExists {
+                    tournament,
+                    email: email.to_owned(),
                 }
-            })?;
+            } else {
+                StoreError::Sql {
+                    op: format!("add player '{email}' to tournament {tournament}"),
+                    source,
+                }
+            }
+        })?;
         Ok(PlayerId(self.conn().last_insert_rowid()))
     }
 
@@ -472,15 +466,14 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::NotFound`] when there is none; [`StoreError::Sql`] on failure.
     pub fn player(&self, id: PlayerId) -> Result<Player> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?1"),
-                [id],
-                player_row,
-            )
-            .optional()
-            .during(|| format!("read player {id}"))?
-            .ok_or_else(|| id.not_found())
+        self.query_row(
+            &format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?1"),
+            [id],
+            player_row,
+        )
+        .optional()
+        .during(|| format!("read player {id}"))?
+        .ok_or_else(|| id.not_found())
     }
 
     /// A tournament's players, in the order they were registered.
@@ -501,16 +494,13 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn find_player(&self, tournament: TournamentId, email: &str) -> Result<Option<Player>> {
-        self.conn()
-            .query_row(
-                &format!(
-                    "SELECT {PLAYER_COLUMNS} FROM players WHERE tournament = ?1 AND email = ?2"
-                ),
-                params![tournament, email],
-                player_row,
-            )
-            .optional()
-            .during(|| format!("find player '{email}' in tournament {tournament}"))
+        self.query_row(
+            &format!("SELECT {PLAYER_COLUMNS} FROM players WHERE tournament = ?1 AND email = ?2"),
+            params![tournament, email],
+            player_row,
+        )
+        .optional()
+        .during(|| format!("find player '{email}' in tournament {tournament}"))
     }
 
     /// Changes a player's address: from now on only letters from `email` move his games. The
@@ -530,31 +520,29 @@ impl Tx<'_> {
         if p.email.eq_ignore_ascii_case(email) {
             return Ok(());
         }
-        self.conn()
-            .execute(
-                "INSERT INTO former_addresses (player, email, until) VALUES (?1, ?2, ?3) \
+        self.execute(
+            "INSERT INTO former_addresses (player, email, until) VALUES (?1, ?2, ?3) \
                  ON CONFLICT DO UPDATE SET until = excluded.until",
-                params![player, p.email, Moment(now)],
-            )
-            .during(|| format!("keep the former address of player {player}"))?;
-        self.conn()
-            .execute(
-                "UPDATE players SET email = ?2 WHERE id = ?1",
-                params![player, email],
-            )
-            .map_err(|source| {
-                if is_unique_violation(&source) {
-                    StoreError::PlayerExists {
-                        tournament: p.tournament,
-                        email: email.to_owned(),
-                    }
-                } else {
-                    StoreError::Sql {
-                        op: format!("change the address of player {player}"),
-                        source,
-                    }
+            params![player, p.email, Moment(now)],
+        )
+        .during(|| format!("keep the former address of player {player}"))?;
+        self.execute(
+            "UPDATE players SET email = ?2 WHERE id = ?1",
+            params![player, email],
+        )
+        .map_err(|source| {
+            if is_unique_violation(&source) {
+                StoreError::PlayerExists {
+                    tournament: p.tournament,
+                    email: email.to_owned(),
                 }
-            })?;
+            } else {
+                StoreError::Sql {
+                    op: format!("change the address of player {player}"),
+                    source,
+                }
+            }
+        })?;
         Ok(())
     }
 
@@ -593,34 +581,33 @@ impl Tx<'_> {
     /// player who does not exist, or white and black the same).
     pub fn add_game(&self, game: &NewGame<'_>, now: DateTime<Utc>) -> Result<GameId> {
         check_json("game state", game.state)?;
-        self.conn()
-            .execute(
-                "INSERT INTO games (tournament, number, white, black, status, state, next_due, \
+        self.execute(
+            "INSERT INTO games (tournament, number, white, black, status, state, next_due, \
                  updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    game.tournament,
-                    game.number,
-                    game.white,
-                    game.black,
-                    game.status,
-                    game.state,
-                    game.next_due.map(Day),
-                    Moment(now)
-                ],
-            )
-            .map_err(|source| {
-                if is_unique_violation(&source) {
-                    StoreError::GameExists {
-                        tournament: game.tournament,
-                        number: game.number,
-                    }
-                } else {
-                    StoreError::Sql {
-                        op: format!("add game {} to tournament {}", game.number, game.tournament),
-                        source,
-                    }
+            params![
+                game.tournament,
+                game.number,
+                game.white,
+                game.black,
+                game.status,
+                game.state,
+                game.next_due.map(Day),
+                Moment(now)
+            ],
+        )
+        .map_err(|source| {
+            if is_unique_violation(&source) {
+                StoreError::GameExists {
+                    tournament: game.tournament,
+                    number: game.number,
                 }
-            })?;
+            } else {
+                StoreError::Sql {
+                    op: format!("add game {} to tournament {}", game.number, game.tournament),
+                    source,
+                }
+            }
+        })?;
         Ok(GameId(self.conn().last_insert_rowid()))
     }
 
@@ -629,15 +616,14 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::NotFound`] when there is none; [`StoreError::Sql`] on failure.
     pub fn game(&self, id: GameId) -> Result<Game> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
-                [id],
-                game_row,
-            )
-            .optional()
-            .during(|| format!("read game {id}"))?
-            .ok_or_else(|| id.not_found())
+        self.query_row(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+            [id],
+            game_row,
+        )
+        .optional()
+        .during(|| format!("read game {id}"))?
+        .ok_or_else(|| id.not_found())
     }
 
     /// The game with this number in `tournament`, if any.
@@ -645,14 +631,13 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn find_game(&self, tournament: TournamentId, number: u32) -> Result<Option<Game>> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE tournament = ?1 AND number = ?2"),
-                params![tournament, number],
-                game_row,
-            )
-            .optional()
-            .during(|| format!("find game {number} of tournament {tournament}"))
+        self.query_row(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE tournament = ?1 AND number = ?2"),
+            params![tournament, number],
+            game_row,
+        )
+        .optional()
+        .during(|| format!("find game {number} of tournament {tournament}"))
     }
 
     /// A tournament's games, by number.
@@ -794,14 +779,13 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn next_due_day(&self) -> Result<Option<NaiveDate>> {
-        self.conn()
-            .query_row(
-                "SELECT min(next_due) FROM games WHERE next_due IS NOT NULL",
-                [],
-                |row| row.get::<_, Option<Day>>(0),
-            )
-            .during(|| "read the next deadline day".to_owned())
-            .map(|d| d.map(|d| d.0))
+        self.query_row(
+            "SELECT min(next_due) FROM games WHERE next_due IS NOT NULL",
+            [],
+            |row| row.get::<_, Option<Day>>(0),
+        )
+        .during(|| "read the next deadline day".to_owned())
+        .map(|d| d.map(|d| d.0))
     }
 
     /// Writes a game's new state with its status, result and next deadline.
@@ -817,7 +801,6 @@ impl Tx<'_> {
     ) -> Result<()> {
         check_json("game state", update.state)?;
         let n = self
-            .conn()
             .execute(
                 "UPDATE games SET status = ?2, result = ?3, state = ?4, next_due = ?5, \
                  updated = ?6 WHERE id = ?1",

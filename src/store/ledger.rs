@@ -213,13 +213,12 @@ impl Tx<'_> {
                 source,
             }
         })?;
-        self.conn()
-            .execute(
-                "INSERT INTO decisions (game, author, text, action, letter, at) \
+        self.execute(
+            "INSERT INTO decisions (game, author, text, action, letter, at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![d.game, d.author, d.text, d.action, d.letter, Moment(at)],
-            )
-            .during(|| format!("record the decision '{}'", d.text))?;
+            params![d.game, d.author, d.text, d.action, d.letter, Moment(at)],
+        )
+        .during(|| format!("record the decision '{}'", d.text))?;
         Ok(DecisionId(self.conn().last_insert_rowid()))
     }
 
@@ -242,19 +241,18 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn mailbox_state(&self, mailbox: &str) -> Result<Option<MailboxState>> {
-        self.conn()
-            .query_row(
-                "SELECT uidvalidity, last_uid FROM mailbox_state WHERE mailbox = ?1",
-                [mailbox],
-                |row| {
-                    Ok(MailboxState {
-                        uidvalidity: row.get(0)?,
-                        last_uid: row.get(1)?,
-                    })
-                },
-            )
-            .optional()
-            .during(|| format!("read the state of mailbox '{mailbox}'"))
+        self.query_row(
+            "SELECT uidvalidity, last_uid FROM mailbox_state WHERE mailbox = ?1",
+            [mailbox],
+            |row| {
+                Ok(MailboxState {
+                    uidvalidity: row.get(0)?,
+                    last_uid: row.get(1)?,
+                })
+            },
+        )
+        .optional()
+        .during(|| format!("read the state of mailbox '{mailbox}'"))
     }
 
     /// Sets where fetching from `mailbox` stands; do it in the transaction that stores the
@@ -293,26 +291,25 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure (e.g. last day before first, no such player).
     pub fn add_break(&self, b: &NewBreak, at: DateTime<Utc>) -> Result<BreakId> {
-        self.conn()
-            .execute(
-                "INSERT INTO breaks (player, first_day, last_day, special, letter, decision, \
+        self.execute(
+            "INSERT INTO breaks (player, first_day, last_day, special, letter, decision, \
                  created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    b.player,
-                    Day(b.first_day),
-                    Day(b.last_day),
-                    b.is_special,
-                    b.letter,
-                    b.decision,
-                    Moment(at)
-                ],
+            params![
+                b.player,
+                Day(b.first_day),
+                Day(b.last_day),
+                b.is_special,
+                b.letter,
+                b.decision,
+                Moment(at)
+            ],
+        )
+        .during(|| {
+            format!(
+                "record a break of player {} from {} to {}",
+                b.player, b.first_day, b.last_day
             )
-            .during(|| {
-                format!(
-                    "record a break of player {} from {} to {}",
-                    b.player, b.first_day, b.last_day
-                )
-            })?;
+        })?;
         Ok(BreakId(self.conn().last_insert_rowid()))
     }
 

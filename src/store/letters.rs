@@ -408,15 +408,14 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::NotFound`] when there is none; [`StoreError::Sql`] on failure.
     pub fn letter_in(&self, id: LetterInId) -> Result<LetterIn> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {LETTER_IN_COLUMNS} FROM letters_in WHERE id = ?1"),
-                [id],
-                letter_in_row,
-            )
-            .optional()
-            .during(|| format!("read letter {id}"))?
-            .ok_or_else(|| id.not_found())
+        self.query_row(
+            &format!("SELECT {LETTER_IN_COLUMNS} FROM letters_in WHERE id = ?1"),
+            [id],
+            letter_in_row,
+        )
+        .optional()
+        .during(|| format!("read letter {id}"))?
+        .ok_or_else(|| id.not_found())
     }
 
     /// Every letter of `player` in `game` (sent from his registered address or a former one),
@@ -515,15 +514,14 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn next_outgoing_at(&self) -> Result<Option<DateTime<Utc>>> {
-        self.conn()
-            .query_row(
-                "SELECT min(next_attempt) FROM letters_out \
+        self.query_row(
+            "SELECT min(next_attempt) FROM letters_out \
                  WHERE sent_at IS NULL AND gave_up_at IS NULL",
-                [],
-                |row| row.get::<_, Option<Moment>>(0),
-            )
-            .during(|| "read when the next letter is due".to_owned())
-            .map(|m| m.map(|m| m.0))
+            [],
+            |row| row.get::<_, Option<Moment>>(0),
+        )
+        .during(|| "read when the next letter is due".to_owned())
+        .map(|m| m.map(|m| m.0))
     }
 
     /// Counts the letters in and out, by where they stand.
@@ -531,7 +529,7 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn mail_summary(&self) -> Result<MailSummary> {
-        self.conn()
+        self
             .query_row(
                 "SELECT (SELECT count(*) FROM letters_in),                  count(sent_at),                  count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL),                  count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL AND attempts > 0),                  count(gave_up_at)                  FROM letters_out",
                 [],
@@ -569,7 +567,6 @@ impl Tx<'_> {
     /// [`StoreError::NotFound`] when there is no such letter; [`StoreError::Sql`] on failure.
     pub fn mark_sent(&self, id: LetterOutId, at: DateTime<Utc>) -> Result<()> {
         let n = self
-            .conn()
             .execute(
                 "UPDATE letters_out SET sent_at = coalesce(sent_at, ?2) WHERE id = ?1",
                 params![id, Moment(at)],
@@ -593,7 +590,6 @@ impl Tx<'_> {
         now: DateTime<Utc>,
     ) -> Result<DateTime<Utc>> {
         let attempts: u32 = self
-            .conn()
             .query_row(
                 "UPDATE letters_out SET attempts = attempts + 1, last_error = ?2 \
                  WHERE id = ?1 RETURNING attempts",
@@ -604,12 +600,11 @@ impl Tx<'_> {
             .during(|| format!("record a failure of letter {id}"))?
             .ok_or_else(|| id.not_found())?;
         let next = now + retry_delay(attempts);
-        self.conn()
-            .execute(
-                "UPDATE letters_out SET next_attempt = ?2 WHERE id = ?1",
-                params![id, Moment(next)],
-            )
-            .during(|| format!("schedule letter {id}"))?;
+        self.execute(
+            "UPDATE letters_out SET next_attempt = ?2 WHERE id = ?1",
+            params![id, Moment(next)],
+        )
+        .during(|| format!("schedule letter {id}"))?;
         Ok(next)
     }
 
@@ -619,13 +614,12 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn defer_outgoing(&self, until: DateTime<Utc>) -> Result<usize> {
-        self.conn()
-            .execute(
-                "UPDATE letters_out SET next_attempt = ?1 \
+        self.execute(
+            "UPDATE letters_out SET next_attempt = ?1 \
                  WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt < ?1",
-                params![Moment(until)],
-            )
-            .during(|| format!("put off the outbox until {until}"))
+            params![Moment(until)],
+        )
+        .during(|| format!("put off the outbox until {until}"))
     }
 
     /// Stops trying to send a letter (the server refused it for good): it stays in the
@@ -635,7 +629,6 @@ impl Tx<'_> {
     /// [`StoreError::NotFound`] when there is no such letter; [`StoreError::Sql`] on failure.
     pub fn give_up(&self, id: LetterOutId, error: &str, at: DateTime<Utc>) -> Result<()> {
         let n = self
-            .conn()
             .execute(
                 "UPDATE letters_out SET attempts = attempts + 1, last_error = ?2, \
                  gave_up_at = ?3 WHERE id = ?1",
@@ -653,15 +646,14 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::NotFound`] when there is none; [`StoreError::Sql`] on failure.
     pub fn letter_out(&self, id: LetterOutId) -> Result<LetterOut> {
-        self.conn()
-            .query_row(
-                &format!("SELECT {LETTER_OUT_COLUMNS} FROM letters_out WHERE id = ?1"),
-                [id],
-                letter_out_row,
-            )
-            .optional()
-            .during(|| format!("read outgoing letter {id}"))?
-            .ok_or_else(|| id.not_found())
+        self.query_row(
+            &format!("SELECT {LETTER_OUT_COLUMNS} FROM letters_out WHERE id = ?1"),
+            [id],
+            letter_out_row,
+        )
+        .optional()
+        .during(|| format!("read outgoing letter {id}"))?
+        .ok_or_else(|| id.not_found())
     }
 
     /// The outgoing letter with this Message-ID (angle brackets optional), if any: a
@@ -671,14 +663,13 @@ impl Tx<'_> {
     /// [`StoreError::Sql`] on failure.
     pub fn find_letter_out(&self, message_id: &str) -> Result<Option<LetterOut>> {
         let message_id = bare_message_id(message_id);
-        self.conn()
-            .query_row(
-                &format!("SELECT {LETTER_OUT_COLUMNS} FROM letters_out WHERE message_id = ?1"),
-                [message_id],
-                letter_out_row,
-            )
-            .optional()
-            .during(|| format!("find outgoing letter '{message_id}'"))
+        self.query_row(
+            &format!("SELECT {LETTER_OUT_COLUMNS} FROM letters_out WHERE message_id = ?1"),
+            [message_id],
+            letter_out_row,
+        )
+        .optional()
+        .during(|| format!("find outgoing letter '{message_id}'"))
     }
 
     /// Every outgoing letter about no one game (start lists, digests, reports, notes to

@@ -1414,3 +1414,76 @@ fn the_hot_lookups_use_their_indexes_and_are_not_planned_again_for_each_value() 
         }
     }
 }
+
+#[test]
+fn a_letters_statements_are_prepared_once_and_run_again() {
+    // issue 14: the statements a letter runs stay in the connection's cache. SQLite counts
+    // the runs of each prepared statement: one prepared again for every call would show 1
+    // run each time, one kept shows 1, 2, 3.
+    let mut store = store();
+    let f = fixture(&mut store);
+    let runs: std::sync::Arc<std::sync::Mutex<Vec<(String, i32)>>> = std::sync::Arc::default();
+    let log = std::sync::Arc::clone(&runs);
+    store
+        .conn
+        .trace_v2(
+            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_PROFILE,
+            Some(move |event: rusqlite::trace::TraceEvent<'_>| {
+                if let rusqlite::trace::TraceEvent::Profile(stmt, _) = event {
+                    log.lock().unwrap().push((
+                        stmt.sql().into_owned(),
+                        stmt.get_status(rusqlite::StatementStatus::Run),
+                    ));
+                }
+            }),
+        )
+        .unwrap();
+    let to = ["white@players.test".to_owned()];
+    for n in 0..3 {
+        store
+            .with_transaction(|tx| {
+                tx.tournament(f.tournament)?;
+                tx.find_tournament("ЗШ-2026-1")?;
+                tx.game(f.game)?;
+                tx.find_game(f.tournament, 1)?;
+                tx.player(f.white)?;
+                tx.find_player(f.tournament, "petrov@example.org")?;
+                tx.update_game(
+                    f.game,
+                    &GameUpdate {
+                        status: GameStatus::Playing,
+                        result: None,
+                        state: r#"{"moves":[]}"#,
+                        next_due: Some(day("2026-10-31")),
+                    },
+                    at("2026-10-02T12:00:00Z"),
+                )?;
+                let out = tx.queue(
+                    &outgoing(&format!("<{n}@z>"), Some(f.game), &to),
+                    at("2026-10-02T12:00:00Z"),
+                )?;
+                tx.letter_out(out)?;
+                tx.mark_sent(out, at("2026-10-02T12:01:00Z"))?;
+                tx.next_due_day()?;
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+    }
+    let runs = runs.lock().unwrap().clone();
+    let mut most: std::collections::BTreeMap<&str, i32> = std::collections::BTreeMap::new();
+    for (sql, run) in &runs {
+        let m = most.entry(sql).or_default();
+        *m = (*m).max(*run);
+    }
+    // the statements of the store's (not BEGIN, COMMIT and the like, which rusqlite runs)
+    let store_own: Vec<_> = most
+        .iter()
+        .filter(|(sql, _)| {
+            sql.starts_with("SELECT") || sql.starts_with("UPDATE") || sql.starts_with("INSERT")
+        })
+        .collect();
+    assert!(store_own.len() >= 11, "{store_own:?}");
+    for (sql, run) in store_own {
+        assert_eq!(*run, 3, "run {run} times as one statement: {sql}");
+    }
+}
