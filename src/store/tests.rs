@@ -1314,6 +1314,27 @@ fn the_last_letter_of_a_game_to_an_address_is_found_by_its_recipients() {
     assert_eq!(last("nobody@players.test"), None);
 }
 
+/// What `record` makes of each statement SQLite runs on `store` from now on, as it ends.
+fn traced<T: Send + 'static>(
+    store: &mut Store,
+    record: fn(&rusqlite::trace::StmtRef<'_>) -> T,
+) -> std::sync::Arc<std::sync::Mutex<Vec<T>>> {
+    let ran: std::sync::Arc<std::sync::Mutex<Vec<T>>> = std::sync::Arc::default();
+    let log = std::sync::Arc::clone(&ran);
+    store
+        .conn
+        .trace_v2(
+            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_PROFILE,
+            Some(move |event: rusqlite::trace::TraceEvent<'_>| {
+                if let rusqlite::trace::TraceEvent::Profile(stmt, _) = event {
+                    log.lock().unwrap().push(record(&stmt));
+                }
+            }),
+        )
+        .unwrap();
+    ran
+}
+
 #[test]
 fn the_hot_lookups_use_their_indexes_and_are_not_planned_again_for_each_value() {
     // The query planner stability guarantee is on (issue 14): a plan may not look at the
@@ -1323,26 +1344,15 @@ fn the_hot_lookups_use_their_indexes_and_are_not_planned_again_for_each_value() 
     // three different values.
     let mut store = store();
     let f = fixture(&mut store);
-    /// A statement as it ran: its SQL, with the values bound, full-scan steps, re-prepares.
-    type Ran = (String, String, i32, i32);
-    let ran: std::sync::Arc<std::sync::Mutex<Vec<Ran>>> = std::sync::Arc::default();
-    let log = std::sync::Arc::clone(&ran);
-    store
-        .conn
-        .trace_v2(
-            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_PROFILE,
-            Some(move |event: rusqlite::trace::TraceEvent<'_>| {
-                if let rusqlite::trace::TraceEvent::Profile(stmt, _) = event {
-                    log.lock().unwrap().push((
-                        stmt.sql().into_owned(),
-                        stmt.expanded_sql().unwrap_or_default(),
-                        stmt.get_status(rusqlite::StatementStatus::FullscanStep),
-                        stmt.get_status(rusqlite::StatementStatus::RePrepare),
-                    ));
-                }
-            }),
+    // a statement as it ran: its SQL, with the values bound, full-scan steps, re-prepares
+    let ran = traced(&mut store, |stmt| {
+        (
+            stmt.sql().into_owned(),
+            stmt.expanded_sql().unwrap_or_default(),
+            stmt.get_status(rusqlite::StatementStatus::FullscanStep),
+            stmt.get_status(rusqlite::StatementStatus::RePrepare),
         )
-        .unwrap();
+    });
     type Lookup = Box<dyn Fn(&Store, i64)>;
     let lookups: [(&str, Lookup); 5] = [
         (
@@ -1422,22 +1432,12 @@ fn a_letters_statements_are_prepared_once_and_run_again() {
     // run each time, one kept shows 1, 2, 3.
     let mut store = store();
     let f = fixture(&mut store);
-    let runs: std::sync::Arc<std::sync::Mutex<Vec<(String, i32)>>> = std::sync::Arc::default();
-    let log = std::sync::Arc::clone(&runs);
-    store
-        .conn
-        .trace_v2(
-            rusqlite::trace::TraceEventCodes::SQLITE_TRACE_PROFILE,
-            Some(move |event: rusqlite::trace::TraceEvent<'_>| {
-                if let rusqlite::trace::TraceEvent::Profile(stmt, _) = event {
-                    log.lock().unwrap().push((
-                        stmt.sql().into_owned(),
-                        stmt.get_status(rusqlite::StatementStatus::Run),
-                    ));
-                }
-            }),
+    let runs = traced(&mut store, |stmt| {
+        (
+            stmt.sql().into_owned(),
+            stmt.get_status(rusqlite::StatementStatus::Run),
         )
-        .unwrap();
+    });
     let to = ["white@players.test".to_owned()];
     for n in 0..3 {
         store
