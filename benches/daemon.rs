@@ -41,6 +41,15 @@
 //! ratio 0.071, growth 7.3 KB a letter (now measured from a checkpointed WAL; the 7.9 KB above
 //! read low), peak RSS 21.6 MB: a compressor kept for the thread, the board picture
 //! unfiltered, the query planner stability guarantee, 16 KB pages for a new database.
+//!
+//! 2026-12-08, load average 0.5–1.0, another (faster) machine: 812–958 letters/s, 1,052–1,215
+//! per CPU-second (0.82–0.95 ms a letter: 0.56–0.64 ms user, 0.26–0.33 ms system), ratio
+//! 0.095–0.106, growth 7.4 KB a letter, peak RSS 22 MB; the build of the day before on the
+//! same machine in the same hour: 675–680 letters/s, 806–814 per CPU-second, ratio
+//! 0.074–0.085, 7.3 KB a letter. The board picture drawn from six squares drawn once,
+//! flate2 on zlib-rs, every statement of the store's kept prepared. `--tournaments 1000`
+//! (100,000 letters): 806 letters/s, 1,019 per CPU-second, ratio 0.094, 7.4 KB a letter,
+//! peak RSS 43.9 MB.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
