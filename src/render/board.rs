@@ -246,13 +246,18 @@ const PALETTE: [[u8; 3]; 11] = [
     [20, 20, 20],
     [255, 255, 235],
 ];
+// a 4-bit pixel holds 16 colours: an index past them would spill into the next pixel
+// (`ink::LABEL` is the last of them)
+const _: () = assert!(PALETTE.len() <= 16 && ink::LABEL as usize == PALETTE.len() - 1);
 
-/// The six pictures a square can be, for one square size.
+/// The pictures a square can be, for one square size: light or dark, empty or under one of
+/// the four pieces (a piece stands on a dark square in every game; a [`Board`] may still
+/// put one on a light square, which is drawn as it always was).
 struct Tiles {
     light: Canvas,
     dark: Canvas,
-    /// Under a piece, by [`Tiles::piece`].
-    pieces: [Canvas; 4],
+    /// Under a piece, by [`Tiles::piece`], on a light square and on a dark one.
+    pieces: [[Canvas; 4]; 2],
 }
 
 impl Tiles {
@@ -261,16 +266,17 @@ impl Tiles {
         use std::sync::OnceLock;
         static EIGHT: OnceLock<Tiles> = OnceLock::new();
         static TEN: OnceLock<Tiles> = OnceLock::new();
-        let kept = if cell == 44 { &EIGHT } else { &TEN };
-        let tiles = kept.get_or_init(|| Tiles::draw(cell));
-        // the two boards' sizes are the only ones drawn
-        assert_eq!(tiles.light.width, cell, "board picture: a square of {cell}");
-        tiles
+        let kept = match cell {
+            44 => &EIGHT,
+            36 => &TEN,
+            _ => panic!("board picture: a square of {cell} pixels"),
+        };
+        kept.get_or_init(|| Tiles::draw(cell))
     }
 
     fn draw(cell: usize) -> Tiles {
-        let piece = |is_white, is_king| {
-            let mut t = Canvas::new(cell, cell, ink::DARK);
+        let piece = |bg, is_white, is_king| {
+            let mut t = Canvas::new(cell, cell, bg);
             let c = cell as f32 / 2.0;
             let r = cell as f32 * 0.38;
             let (fill, rim) = if is_white {
@@ -288,18 +294,20 @@ impl Tiles {
         Tiles {
             light: Canvas::new(cell, cell, ink::LIGHT),
             dark: Canvas::new(cell, cell, ink::DARK),
-            pieces: [
-                piece(true, false),
-                piece(true, true),
-                piece(false, false),
-                piece(false, true),
-            ],
+            pieces: [ink::LIGHT, ink::DARK].map(|bg| {
+                [
+                    piece(bg, true, false),
+                    piece(bg, true, true),
+                    piece(bg, false, false),
+                    piece(bg, false, true),
+                ]
+            }),
         }
     }
 
     fn of_square(&self, dark: bool, man: Option<Man>) -> &Canvas {
         match man {
-            Some(man) => &self.pieces[Self::piece(man)],
+            Some(man) => &self.pieces[usize::from(dark)][Self::piece(man)],
             None if dark => &self.dark,
             None => &self.light,
         }
@@ -339,6 +347,7 @@ impl Canvas {
     }
 
     fn put(&mut self, x: usize, y: usize, i: u8) {
+        debug_assert!(usize::from(i) < PALETTE.len(), "board picture: colour {i}");
         if x < self.width && y < self.height {
             let b = &mut self.rows[y * self.stride + 1 + x / 2];
             *b = if x.is_multiple_of(2) {
@@ -354,8 +363,11 @@ impl Canvas {
     /// whole bytes of the picture's.
     fn blit(&mut self, tile: &Canvas, x: usize, y: usize) {
         assert!(
-            x.is_multiple_of(2) && tile.width.is_multiple_of(2) && x + tile.width <= self.width,
-            "board picture: a square at column {x}"
+            x.is_multiple_of(2)
+                && tile.width.is_multiple_of(2)
+                && x + tile.width <= self.width
+                && y + tile.height <= self.height,
+            "board picture: a square at ({x}, {y})"
         );
         let (from, bytes) = (1 + x / 2, tile.width / 2);
         for (dst, src) in self.rows[y * self.stride..]
@@ -740,12 +752,19 @@ mod tests {
         let mut ten = start_10x10();
         ten.put(4, 5, man(true, true));
         ten.put(5, 4, man(false, true));
+        // pieces on light squares: no game puts one there, but a `Board` may
+        let mut light = Board::empty(10);
+        light.put(0, 0, man(true, false));
+        light.put(0, 2, man(false, true));
+        light.put(9, 9, man(true, true));
+        light.put(0, 1, man(false, false));
         vec![
             ("8x8-start", start_8x8()),
             ("8x8-kings", middle.clone()),
             ("8x8-kings-from-black", middle.seen_from_black(true)),
             ("10x10-start", start_10x10()),
             ("10x10-kings-from-black", ten.seen_from_black(true)),
+            ("10x10-on-light-squares", light),
         ]
     }
 
