@@ -21,7 +21,7 @@
 //! | [`config`] | TOML → validated `Config` | `clock` |
 //! | [`office`] | one letter = one transaction: route, judge, word, queue; deadline sweeps; tournament start; the engine's tables and clock (`office::engine`) | all but `daemon`, `cli` |
 //! | [`site`] | the public pages: `export html` and `[site] dir` (index, one page a game, SVG boards, written atomically); [`site::view`]: what `table`, `game show` and the pages show, computed once | all but `daemon`, `cli` |
-//! | [`zlib`] | deflating with a compressor kept for the thread (the stored raw letters, the board picture) | `flate2` only |
+//! | [`zlib`] | deflating and inflating with a compressor and a decompressor kept for the thread (the stored raw letters, written and read back; the board picture) | `flate2` only |
 //! | [`daemon`] | tokio loop: fetch → letter → game → store → render → send | all |
 //! | [`cli`] | subcommands, exit codes | all |
 //!

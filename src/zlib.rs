@@ -1,11 +1,11 @@
 //! Deflating and inflating in the zlib format with a compressor and a decompressor kept for
 //! the thread.
 //!
-//! Making a compressor allocates and zeroes some 300 KB (miniz_oxide's dictionary, hash
-//! chains and buffers), which costs more than deflating a letter or the board picture
-//! (issue 14: a third of the picture's time went to zeroing fresh memory); a decompressor,
-//! some 40 KB, each time a stored letter is read. Resetting a kept one reuses warm memory.
-//! The output is byte for byte what a fresh one writes.
+//! Making a compressor allocates and zeroes its window, hash chains and buffers (some 300 KB
+//! with miniz_oxide, measured in issue 14: a third of the board picture's time), and a
+//! decompressor its window, each time a stored letter is read. Resetting a kept one reuses
+//! warm memory. The output is byte for byte what a fresh one writes. The backend is flate2's
+//! zlib-rs (see `Cargo.toml`).
 
 use std::cell::RefCell;
 
@@ -53,11 +53,12 @@ fn finish(c: &mut Compress, data: &[u8]) -> Vec<u8> {
 }
 
 /// The zlib stream `data` inflated; `size_hint` is the room to start with (the output grows
-/// as needed). Anything after the end of the stream is ignored.
+/// as needed). `data` must be exactly one stream, as [`deflate`] writes it.
 ///
 /// # Errors
 /// [`std::io::ErrorKind::InvalidData`] when `data` is not a zlib stream (or its checksum is
-/// wrong), [`std::io::ErrorKind::UnexpectedEof`] when it ends before the stream does.
+/// wrong, or bytes follow its end), [`std::io::ErrorKind::UnexpectedEof`] when it ends
+/// before the stream does.
 pub fn inflate(data: &[u8], size_hint: usize) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(size_hint.max(64));
     KEPT_INFLATE.with_borrow_mut(|kept| {
@@ -73,9 +74,21 @@ pub fn inflate(data: &[u8], size_hint: usize) -> std::io::Result<Vec<u8>> {
                 .decompress_vec(&data[done..], &mut out, FlushDecompress::None)
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
             if status == Status::StreamEnd {
+                let read = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
+                if read != data.len() {
+                    // a stored letter is one stream: anything after it is damage
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!(
+                            "{} bytes after the end of the zlib stream",
+                            data.len() - read.min(data.len())
+                        ),
+                    ));
+                }
                 return Ok(());
             }
-            if (d.total_in(), d.total_out()) == before && out.len() < out.capacity() {
+            // the loop made room before the call, so none written means none to write
+            if (d.total_in(), d.total_out()) == before {
                 // nothing read, nothing written, room left, and no end: the stream was cut
                 return Err(std::io::Error::new(
                     std::io::ErrorKind::UnexpectedEof,
@@ -94,7 +107,8 @@ mod tests {
 
     /// What a compressor made for `data` alone writes. (zlib-rs's fastest level writes
     /// other bytes when the same data comes in pieces, as through `ZlibEncoder`, so the
-    /// fresh one is fed as the kept one is.)
+    /// fresh one is fed as the kept one is, by `finish`: the comparison proves the reset,
+    /// and the inflating back below proves the stream.)
     fn fresh(data: &[u8], level: u32) -> Vec<u8> {
         finish(&mut Compress::new(Compression::new(level), true), data)
     }
