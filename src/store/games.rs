@@ -322,7 +322,7 @@ impl Tx<'_> {
         check_json("settings", t.settings)?;
         self.execute(
             "INSERT INTO tournaments (cipher, variant, name, start_day, end_day, tz, settings, \
-                 status, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             status, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 t.cipher,
                 t.variant,
@@ -522,7 +522,7 @@ impl Tx<'_> {
         }
         self.execute(
             "INSERT INTO former_addresses (player, email, until) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT DO UPDATE SET until = excluded.until",
+             ON CONFLICT DO UPDATE SET until = excluded.until",
             params![player, p.email, Moment(now)],
         )
         .during(|| format!("keep the former address of player {player}"))?;
@@ -583,7 +583,7 @@ impl Tx<'_> {
         check_json("game state", game.state)?;
         self.execute(
             "INSERT INTO games (tournament, number, white, black, status, state, next_due, \
-                 updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 game.tournament,
                 game.number,
@@ -714,9 +714,7 @@ impl Tx<'_> {
             "SELECT NOT EXISTS (SELECT 1 FROM games WHERE tournament = ?1 AND status IN ({}))",
             unfinished.join(", ")
         );
-        self.conn()
-            .prepare_cached(&sql)
-            .and_then(|mut stmt| stmt.query_row([tournament], |row| row.get(0)))
+        self.query_row(&sql, [tournament], |row| row.get(0))
             .during(|| format!("see whether tournament {tournament} is over"))
     }
 
@@ -726,10 +724,13 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn first_game(&self, tournament: TournamentId) -> Result<Option<GameId>> {
-        self.conn()
-            .prepare_cached("SELECT id FROM games WHERE tournament = ?1 ORDER BY number LIMIT 1")
-            .and_then(|mut stmt| stmt.query_row([tournament], |row| row.get(0)).optional())
-            .during(|| format!("find the first game of tournament {tournament}"))
+        self.query_row(
+            "SELECT id FROM games WHERE tournament = ?1 ORDER BY number LIMIT 1",
+            [tournament],
+            |row| row.get(0),
+        )
+        .optional()
+        .during(|| format!("find the first game of tournament {tournament}"))
     }
 
     /// The tournaments with a game added or changed at `since` or later, by id.
@@ -847,21 +848,5 @@ impl Tx<'_> {
             },
             now,
         )
-    }
-
-    /// Runs a query and collects its rows.
-    pub(super) fn collect<T, P: rusqlite::Params>(
-        &self,
-        sql: &str,
-        params: P,
-        map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
-        op: impl FnOnce() -> String,
-    ) -> Result<Vec<T>> {
-        let run = || -> rusqlite::Result<Vec<T>> {
-            let mut stmt = self.conn().prepare_cached(sql)?;
-            let rows = stmt.query_map(params, map)?;
-            rows.collect()
-        };
-        run().during(op)
     }
 }

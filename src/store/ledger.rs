@@ -158,14 +158,11 @@ impl Tx<'_> {
         at: DateTime<Utc>,
     ) -> Result<bool> {
         let n = self
-            .conn()
-            .prepare_cached(
+            .execute(
                 "INSERT INTO notices (game, kind, due_day, player, fired_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+                params![game, kind, Day(due_day), player, Moment(at)],
             )
-            .and_then(|mut stmt| {
-                stmt.execute(params![game, kind, Day(due_day), player, Moment(at)])
-            })
             .during(|| format!("fire notice '{kind}' of game {game} due {due_day}"))?;
         Ok(n == 1)
     }
@@ -192,12 +189,11 @@ impl Tx<'_> {
     /// [`StoreError::Sql`] on failure.
     pub fn courtesy_once(&self, sender: &str, day: NaiveDate, at: DateTime<Utc>) -> Result<bool> {
         let n = self
-            .conn()
-            .prepare_cached(
+            .execute(
                 "INSERT INTO courtesy (sender, day, sent_at) VALUES (?1, ?2, ?3) \
                  ON CONFLICT DO NOTHING",
+                params![sender, Day(day), Moment(at)],
             )
-            .and_then(|mut stmt| stmt.execute(params![sender, Day(day), Moment(at)]))
             .during(|| format!("claim the courtesy answer to '{sender}' on {day}"))?;
         Ok(n == 1)
     }
@@ -215,7 +211,7 @@ impl Tx<'_> {
         })?;
         self.execute(
             "INSERT INTO decisions (game, author, text, action, letter, at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![d.game, d.author, d.text, d.action, d.letter, Moment(at)],
         )
         .during(|| format!("record the decision '{}'", d.text))?;
@@ -266,22 +262,14 @@ impl Tx<'_> {
         state: MailboxState,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        self.conn()
-            .prepare_cached(
-                "INSERT INTO mailbox_state (mailbox, uidvalidity, last_uid, updated) \
-                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (mailbox) DO UPDATE SET \
-                 uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid, \
-                 updated = excluded.updated",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    mailbox,
-                    state.uidvalidity,
-                    state.last_uid,
-                    Moment(at)
-                ])
-            })
-            .during(|| format!("set the state of mailbox '{mailbox}'"))?;
+        self.execute(
+            "INSERT INTO mailbox_state (mailbox, uidvalidity, last_uid, updated) \
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT (mailbox) DO UPDATE SET \
+             uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid, \
+             updated = excluded.updated",
+            params![mailbox, state.uidvalidity, state.last_uid, Moment(at)],
+        )
+        .during(|| format!("set the state of mailbox '{mailbox}'"))?;
         Ok(())
     }
 
@@ -293,7 +281,7 @@ impl Tx<'_> {
     pub fn add_break(&self, b: &NewBreak, at: DateTime<Utc>) -> Result<BreakId> {
         self.execute(
             "INSERT INTO breaks (player, first_day, last_day, special, letter, decision, \
-                 created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 b.player,
                 Day(b.first_day),

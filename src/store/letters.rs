@@ -318,39 +318,31 @@ impl Tx<'_> {
             .map(bare_message_id)
             .filter(|m| !m.is_empty());
         let seen: Option<LetterInId> = self
-            .conn()
-            .prepare_cached(
+            .query_row(
                 "SELECT id FROM letters_in WHERE transport_id = ?1 \
                  UNION ALL SELECT id FROM letters_in WHERE message_id = ?2 AND sender = ?3 \
                  LIMIT 1",
+                params![letter.transport_id, message_id, letter.sender],
+                |row| row.get(0),
             )
-            .and_then(|mut stmt| {
-                stmt.query_row(
-                    params![letter.transport_id, message_id, letter.sender],
-                    |row| row.get(0),
-                )
-                .optional()
-            })
+            .optional()
             .during(|| format!("look for letter '{}'", letter.transport_id))?;
         if let Some(id) = seen {
             return Ok(Admission::Seen(id));
         }
-        self.conn()
-            .prepare_cached(
-                "INSERT INTO letters_in (transport_id, message_id, sender, subject, received, raw, \
-                 raw_zlib) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    letter.transport_id,
-                    message_id,
-                    letter.sender,
-                    letter.subject,
-                    Moment(letter.received),
-                    pack(letter.raw)
-                ])
-            })
-            .during(|| format!("store letter '{}'", letter.transport_id))?;
+        self.execute(
+            "INSERT INTO letters_in (transport_id, message_id, sender, subject, received, raw, \
+             raw_zlib) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
+            params![
+                letter.transport_id,
+                message_id,
+                letter.sender,
+                letter.subject,
+                Moment(letter.received),
+                pack(letter.raw)
+            ],
+        )
+        .during(|| format!("store letter '{}'", letter.transport_id))?;
         Ok(Admission::New(LetterInId(self.conn().last_insert_rowid())))
     }
 
@@ -366,20 +358,17 @@ impl Tx<'_> {
         at: DateTime<Utc>,
     ) -> Result<()> {
         let n = self
-            .conn()
-            .prepare_cached(
+            .execute(
                 "UPDATE letters_in SET outcome = ?2, reason = ?3, game = ?4, processed_at = ?5 \
                  WHERE id = ?1",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
+                params![
                     id,
                     outcome.word(),
                     outcome.reason(),
                     outcome.game(),
                     Moment(at)
-                ])
-            })
+                ],
+            )
             .during(|| format!("record the outcome of letter {id}"))?;
         if n == 0 {
             return Err(id.not_found());
@@ -393,9 +382,10 @@ impl Tx<'_> {
     /// [`StoreError`] when the letter is not stored or the text is not JSON.
     pub fn record_auth(&self, id: LetterInId, json: &str) -> Result<()> {
         let n = self
-            .conn()
-            .prepare_cached("UPDATE letters_in SET auth = ?2 WHERE id = ?1")
-            .and_then(|mut stmt| stmt.execute(params![id, json]))
+            .execute(
+                "UPDATE letters_in SET auth = ?2 WHERE id = ?1",
+                params![id, json],
+            )
             .during(|| format!("record the sender check of letter {id}"))?;
         if n == 0 {
             return Err(id.not_found());
@@ -463,25 +453,22 @@ impl Tx<'_> {
                 op: format!("write the recipients of letter '{message_id}' as"),
                 source,
             })?;
-        self.conn()
-            .prepare_cached(
-                "INSERT INTO letters_out (message_id, kind, game, in_reply_to, envelope_from, \
-                 recipients, raw, created, next_attempt, raw_zlib) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 1)",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    message_id,
-                    letter.kind,
-                    letter.game,
-                    letter.in_reply_to,
-                    letter.envelope_from,
-                    recipients,
-                    pack(letter.raw),
-                    Moment(now)
-                ])
-            })
-            .during(|| format!("queue letter '{message_id}'"))?;
+        self.execute(
+            "INSERT INTO letters_out (message_id, kind, game, in_reply_to, envelope_from, \
+             recipients, raw, created, next_attempt, raw_zlib) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 1)",
+            params![
+                message_id,
+                letter.kind,
+                letter.game,
+                letter.in_reply_to,
+                letter.envelope_from,
+                recipients,
+                pack(letter.raw),
+                Moment(now)
+            ],
+        )
+        .during(|| format!("queue letter '{message_id}'"))?;
         Ok(LetterOutId(self.conn().last_insert_rowid()))
     }
 
@@ -516,7 +503,7 @@ impl Tx<'_> {
     pub fn next_outgoing_at(&self) -> Result<Option<DateTime<Utc>>> {
         self.query_row(
             "SELECT min(next_attempt) FROM letters_out \
-                 WHERE sent_at IS NULL AND gave_up_at IS NULL",
+             WHERE sent_at IS NULL AND gave_up_at IS NULL",
             [],
             |row| row.get::<_, Option<Moment>>(0),
         )
@@ -529,21 +516,23 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn mail_summary(&self) -> Result<MailSummary> {
-        self
-            .query_row(
-                "SELECT (SELECT count(*) FROM letters_in),                  count(sent_at),                  count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL),                  count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL AND attempts > 0),                  count(gave_up_at)                  FROM letters_out",
-                [],
-                |row| {
-                    Ok(MailSummary {
-                        received: row.get(0)?,
-                        sent: row.get(1)?,
-                        waiting: row.get(2)?,
-                        failing: row.get(3)?,
-                        given_up: row.get(4)?,
-                    })
-                },
-            )
-            .during(|| "count the letters".to_owned())
+        self.query_row(
+            "SELECT (SELECT count(*) FROM letters_in), count(sent_at), \
+             count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL), \
+             count(*) FILTER (WHERE sent_at IS NULL AND gave_up_at IS NULL AND attempts > 0), \
+             count(gave_up_at) FROM letters_out",
+            [],
+            |row| {
+                Ok(MailSummary {
+                    received: row.get(0)?,
+                    sent: row.get(1)?,
+                    waiting: row.get(2)?,
+                    failing: row.get(3)?,
+                    given_up: row.get(4)?,
+                })
+            },
+        )
+        .during(|| "count the letters".to_owned())
     }
 
     /// How many letters wait in the outbox (neither sent nor given up): read from the
@@ -552,13 +541,13 @@ impl Tx<'_> {
     /// # Errors
     /// [`StoreError::Sql`] on failure.
     pub fn outbox_waiting(&self) -> Result<u32> {
-        self.conn()
-            .prepare_cached(
-                "SELECT count(*) FROM letters_out INDEXED BY letters_out_pending \
-                 WHERE sent_at IS NULL AND gave_up_at IS NULL",
-            )
-            .and_then(|mut stmt| stmt.query_row([], |row| row.get(0)))
-            .during(|| "count the letters waiting in the outbox".to_owned())
+        self.query_row(
+            "SELECT count(*) FROM letters_out INDEXED BY letters_out_pending \
+             WHERE sent_at IS NULL AND gave_up_at IS NULL",
+            [],
+            |row| row.get(0),
+        )
+        .during(|| "count the letters waiting in the outbox".to_owned())
     }
 
     /// Marks a letter sent at `at`. Marking it again keeps the first time.
@@ -616,7 +605,7 @@ impl Tx<'_> {
     pub fn defer_outgoing(&self, until: DateTime<Utc>) -> Result<usize> {
         self.execute(
             "UPDATE letters_out SET next_attempt = ?1 \
-                 WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt < ?1",
+             WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt < ?1",
             params![Moment(until)],
         )
         .during(|| format!("put off the outbox until {until}"))

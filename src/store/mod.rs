@@ -834,6 +834,23 @@ impl Tx<'_> {
         self.conn().prepare_cached(sql)?.execute(params)
     }
 
+    /// Runs a query, kept prepared as [`Tx::query_row`], and collects its rows; `op` names
+    /// what failed.
+    fn collect<T, P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+        map: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+        op: impl FnOnce() -> String,
+    ) -> Result<Vec<T>> {
+        let run = || -> rusqlite::Result<Vec<T>> {
+            let mut stmt = self.conn().prepare_cached(sql)?;
+            let rows = stmt.query_map(params, map)?;
+            rows.collect()
+        };
+        run().during(op)
+    }
+
     /// How many rows the main tables hold (what `zaochka backup` reports of its copy).
     ///
     /// # Errors
@@ -841,8 +858,8 @@ impl Tx<'_> {
     pub fn totals(&self) -> Result<Totals> {
         self.query_row(
             "SELECT (SELECT count(*) FROM tournaments), (SELECT count(*) FROM players), \
-                 (SELECT count(*) FROM games), (SELECT count(*) FROM letters_in), \
-                 (SELECT count(*) FROM letters_out)",
+             (SELECT count(*) FROM games), (SELECT count(*) FROM letters_in), \
+             (SELECT count(*) FROM letters_out)",
             [],
             |row| {
                 Ok(Totals {
