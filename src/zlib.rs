@@ -53,20 +53,36 @@ fn finish(c: &mut Compress, data: &[u8]) -> Vec<u8> {
 }
 
 /// The zlib stream `data` inflated; `size_hint` is the room to start with (the output grows
-/// as needed). `data` must be exactly one stream, as [`deflate`] writes it.
+/// as needed, never past `limit` bytes). `data` must be exactly one stream, as [`deflate`]
+/// writes it.
 ///
 /// # Errors
 /// [`std::io::ErrorKind::InvalidData`] when `data` is not a zlib stream (or its checksum is
-/// wrong, or bytes follow its end), [`std::io::ErrorKind::UnexpectedEof`] when it ends
-/// before the stream does.
-pub fn inflate(data: &[u8], size_hint: usize) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(size_hint.max(64));
+/// wrong, or bytes follow its end, or it inflates to more than `limit` bytes: a damaged or
+/// hostile blob is refused before it takes the memory),
+/// [`std::io::ErrorKind::UnexpectedEof`] when it ends before the stream does.
+pub fn inflate(data: &[u8], size_hint: usize, limit: usize) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(size_hint.min(limit.saturating_add(1)));
+    let too_big = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the zlib stream inflates to more than {limit} bytes"),
+        )
+    };
     KEPT_INFLATE.with_borrow_mut(|kept| {
         let d = kept.get_or_insert_with(|| Decompress::new(true));
         d.reset(true);
         loop {
+            if out.len() > limit {
+                return Err(too_big());
+            }
             if out.len() == out.capacity() {
-                out.reserve(out.capacity());
+                // room up to one byte past the limit: enough to see it passed
+                out.reserve_exact(
+                    out.capacity()
+                        .max(64)
+                        .min((limit - out.len()).saturating_add(1)),
+                );
             }
             let before = (d.total_in(), d.total_out());
             let done = usize::try_from(before.0).map_or(data.len(), |n| n.min(data.len()));
@@ -74,6 +90,9 @@ pub fn inflate(data: &[u8], size_hint: usize) -> std::io::Result<Vec<u8>> {
                 .decompress_vec(&data[done..], &mut out, FlushDecompress::None)
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
             if status == Status::StreamEnd {
+                if out.len() > limit {
+                    return Err(too_big());
+                }
                 let read = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
                 if read != data.len() {
                     // a stored letter is one stream: anything after it is damage
@@ -138,8 +157,11 @@ mod tests {
                 .read_to_end(&mut back)
                 .expect("inflate");
             assert_eq!(back, data);
-            assert_eq!(inflate(&packed, 0).expect("inflate"), data);
-            assert_eq!(inflate(&packed, data.len()).expect("inflate"), data);
+            assert_eq!(inflate(&packed, 0, usize::MAX).expect("inflate"), data);
+            assert_eq!(
+                inflate(&packed, data.len(), data.len()).expect("inflate"),
+                data
+            );
         }
     }
 
@@ -147,23 +169,53 @@ mod tests {
     fn a_kept_decompressor_refuses_a_broken_or_cut_stream_and_then_reads_a_good_one() {
         let data = "Ход 1. c3-d4\n".repeat(500).into_bytes();
         let packed = deflate(&data, 6);
-        let cut = inflate(&packed[..packed.len() / 2], 16).expect_err("a cut stream");
+        let cut = inflate(&packed[..packed.len() / 2], 16, 1 << 20)
+            .map(|v| v.len())
+            .expect_err("a cut stream");
         assert_eq!(cut.kind(), std::io::ErrorKind::UnexpectedEof, "{cut}");
         let mut wrong_sum = packed.clone();
         *wrong_sum.last_mut().expect("a checksum") ^= 1;
-        let wrong = inflate(&wrong_sum, 16).expect_err("a wrong checksum");
+        let wrong = inflate(&wrong_sum, 16, 1 << 20)
+            .map(|v| v.len())
+            .expect_err("a wrong checksum");
         assert_eq!(wrong.kind(), std::io::ErrorKind::InvalidData, "{wrong}");
-        let not_zlib = inflate(b"not zlib at all", 16).expect_err("not zlib");
+        let not_zlib = inflate(b"not zlib at all", 16, 1 << 20)
+            .map(|v| v.len())
+            .expect_err("not zlib");
         assert_eq!(
             not_zlib.kind(),
             std::io::ErrorKind::InvalidData,
             "{not_zlib}"
         );
         assert_eq!(
-            inflate(&[], 16).expect_err("nothing").kind(),
+            inflate(&[], 16, 1 << 20)
+                .map(|v| v.len())
+                .expect_err("nothing")
+                .kind(),
             std::io::ErrorKind::UnexpectedEof
         );
+        let mut trailing = packed.clone();
+        trailing.extend_from_slice(b"junk");
+        let after = inflate(&trailing, 16, 1 << 20)
+            .map(|v| v.len())
+            .expect_err("bytes after the stream");
+        assert_eq!(after.kind(), std::io::ErrorKind::InvalidData, "{after}");
+        assert!(after.to_string().contains("4 bytes after"), "{after}");
+        let big = inflate(&packed, 16, data.len() - 1)
+            .map(|v| v.len())
+            .expect_err("one byte too many");
+        assert_eq!(big.kind(), std::io::ErrorKind::InvalidData, "{big}");
+        assert!(big.to_string().contains("more than"), "{big}");
+        // a thousandfold bomb stops at the limit, not at the end of its stream
+        let bomb = deflate(&vec![0; 64 << 20], 6);
+        let stopped = inflate(&bomb, 16, 1 << 20)
+            .map(|v| v.len())
+            .expect_err("a bomb");
+        assert!(
+            stopped.to_string().contains("more than 1048576"),
+            "{stopped}"
+        );
         // the failures leave the kept decompressor usable
-        assert_eq!(inflate(&packed, 16).expect("inflate"), data);
+        assert_eq!(inflate(&packed, 16, 1 << 20).expect("inflate"), data);
     }
 }

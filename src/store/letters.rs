@@ -241,12 +241,17 @@ fn pack(raw: &[u8]) -> Vec<u8> {
     crate::zlib::deflate(raw, RAW_LEVEL)
 }
 
+/// The most a stored letter may inflate to: 256 MiB, far past what mail servers pass
+/// (Postfix's default limit is 10 MB). A blob that inflates further is damaged or hostile,
+/// and is refused before it takes the memory.
+const RAW_LIMIT: usize = 256 << 20;
+
 /// A raw letter as it was stored: inflated when `zlib`, its checksum checked.
 fn unpack(blob: Vec<u8>, zlib: bool, column: usize) -> rusqlite::Result<Vec<u8>> {
     if !zlib {
         return Ok(blob);
     }
-    crate::zlib::inflate(&blob, blob.len() * 3).map_err(|e| {
+    crate::zlib::inflate(&blob, blob.len() * 3, RAW_LIMIT).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Blob, Box::new(e))
     })
 }
