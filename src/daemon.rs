@@ -554,6 +554,11 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
             let due = match self.store.read(|tx| tx.due_outgoing(now, BATCH)) {
                 Ok(d) => d,
                 Err(e) => {
+                    // one letter that cannot be read back must not stop the whole outbox
+                    if self.set_aside_damaged(now, BATCH) > 0 {
+                        failed += 1;
+                        continue;
+                    }
                     warn!(error = %e, "cannot read the outbox");
                     return (sent, failed);
                 }
@@ -631,6 +636,40 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                 return (sent, failed);
             }
         }
+    }
+
+    /// Gives up, with the reason, each due letter that cannot be read back from the database
+    /// (its stored bytes damaged: it could never be sent), so that the rest are sent; each is
+    /// logged as an error for the admin, and stays in the archive. Returns how many.
+    fn set_aside_damaged(&mut self, now: DateTime<Utc>, limit: usize) -> usize {
+        let Ok(ids) = self.store.read(|tx| tx.due_outgoing_ids(now, limit)) else {
+            return 0;
+        };
+        let mut set_aside = 0;
+        for id in ids {
+            let Err(e) = self.store.read(|tx| tx.letter_out(id)) else {
+                continue;
+            };
+            if !e.is_damaged_value() {
+                // SQLite or the disk failing is not the letter's fault: it waits
+                continue;
+            }
+            let cause = std::error::Error::source(&e).map_or_else(String::new, |c| c.to_string());
+            let reason = format!("damaged in the database, cannot be sent: {e}: {cause}");
+            match self
+                .store
+                .with_transaction(|tx| tx.give_up(id, &reason, now))
+            {
+                Ok(()) => {
+                    error!(letter = id.0, error = %e, "a letter in the outbox cannot be read back from the database (its stored bytes are damaged); given up and kept, the rest are sent");
+                    set_aside += 1;
+                }
+                Err(e2) => {
+                    warn!(letter = id.0, error = %e2, "cannot set aside a damaged letter");
+                }
+            }
+        }
+        set_aside
     }
 
     /// Syncs the letters the outbox holds and records them as sent in one transaction;
@@ -999,6 +1038,68 @@ mod tests {
         assert_eq!(pass.send_failures, 1);
         let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
         assert_eq!((summary.waiting, summary.given_up), (0, 1), "{summary:?}");
+    }
+
+    #[tokio::test]
+    async fn a_letter_damaged_in_the_database_is_given_up_alone_and_the_rest_are_sent() {
+        use crate::mail::memory::Failure;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.sqlite");
+        let mailbox = MemoryMailbox::new();
+        let mut d = daemon(&mailbox);
+        d.store = Store::open(&path).unwrap();
+        for n in 0..3 {
+            mailbox.push(letter(n), Utc::now());
+        }
+        // the answers wait in the outbox while the server is down
+        mailbox.fail_sends(Some(Failure::Transient));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!((pass.letters, pass.sent), (3, 0), "{pass:?}");
+        // the second answer's stored bytes are damaged on the disk
+        let damaged: i64 = {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            let id = c
+                .query_row(
+                    "SELECT id FROM letters_out ORDER BY id LIMIT 1 OFFSET 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            c.execute(
+                "UPDATE letters_out SET raw = x'789c0000' WHERE id = ?1",
+                [id],
+            )
+            .unwrap();
+            id
+        };
+        mailbox.fail_sends(None);
+        d.clock = Clock::Fixed(d.clock.now() + chrono::TimeDelta::hours(1));
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.sent, 2, "the other two go: {pass:?}");
+        let to: Vec<String> = mailbox
+            .sent()
+            .iter()
+            .map(|m| m.recipients[0].clone())
+            .collect();
+        assert_eq!(to, ["stranger0@example.com", "stranger2@example.com"]);
+        let summary = d.store.read(|tx| tx.mail_summary()).unwrap();
+        assert_eq!((summary.waiting, summary.given_up), (0, 1), "{summary:?}");
+        // given up with the reason, and still in the archive
+        let reason: String = rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT last_error FROM letters_out WHERE id = ?1 AND gave_up_at IS NOT NULL",
+                [damaged],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(
+            reason.starts_with("damaged in the database") && reason.contains("zlib stream"),
+            "{reason}"
+        );
+        // the next pass has nothing left to do and does not stop on it
+        let pass = d.pass(&mut Stop::never()).await.unwrap();
+        assert_eq!(pass.sent, 0, "{pass:?}");
     }
 
     #[tokio::test]

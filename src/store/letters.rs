@@ -500,6 +500,23 @@ impl Tx<'_> {
         )
     }
 
+    /// The ids of the letters [`Tx::due_outgoing`] lists, without reading the letters: what
+    /// the daemon looks at when one of them cannot be read back.
+    ///
+    /// # Errors
+    /// [`StoreError::Sql`] on failure.
+    pub fn due_outgoing_ids(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LetterOutId>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.collect(
+            "SELECT id FROM letters_out INDEXED BY letters_out_pending \
+             WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
+             ORDER BY id LIMIT ?2",
+            params![Moment(now), limit],
+            |row| row.get(0),
+            || format!("list the ids of the letters due by {now}"),
+        )
+    }
+
     /// When the next letter waiting in the outbox is due, if any: the daemon's sender sleeps
     /// until then.
     ///

@@ -158,6 +158,22 @@ pub enum StoreError {
     },
 }
 
+impl StoreError {
+    /// Whether a stored value could not be read back as what it should be (a zlib or JSON
+    /// column that does not decode, a value of the wrong type): damaged data in the file,
+    /// not a failure of SQLite or of the disk, which may pass.
+    pub fn is_damaged_value(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Sql {
+                source: rusqlite::Error::FromSqlConversionFailure(..)
+                    | rusqlite::Error::InvalidColumnType(..),
+                ..
+            }
+        )
+    }
+}
+
 /// The store's result.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
