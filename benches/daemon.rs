@@ -46,7 +46,7 @@
 //! per CPU-second (0.82–0.95 ms a letter: 0.56–0.64 ms user, 0.26–0.33 ms system), ratio
 //! 0.095–0.106, growth 7.4 KB a letter, peak RSS 22 MB; the build of the day before on the
 //! same machine in the same hour: 675–680 letters/s, 806–814 per CPU-second, ratio
-//! 0.074–0.085, 7.3 KB a letter. The board picture drawn from six squares drawn once,
+//! 0.074–0.085, 7.3 KB a letter. The board picture copied from squares drawn once,
 //! flate2 on zlib-rs, every statement of the store's kept prepared. `--tournaments 1000`
 //! (100,000 letters): 806 letters/s, 1,019 per CPU-second, ratio 0.094, 7.4 KB a letter,
 //! peak RSS 43.9 MB.

@@ -661,7 +661,7 @@ impl<I: Inbox, O: Outbox> Daemon<I, O> {
                 .with_transaction(|tx| tx.give_up(id, &reason, now))
             {
                 Ok(()) => {
-                    error!(letter = id.0, error = %e, "a letter in the outbox cannot be read back from the database (its stored bytes are damaged); given up and kept, the rest are sent");
+                    error!(letter = id.0, %reason, "a letter in the outbox cannot be read back from the database (its stored bytes are damaged); given up and kept, the rest are sent");
                     set_aside += 1;
                 }
                 Err(e2) => {

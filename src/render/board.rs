@@ -179,7 +179,7 @@ impl Board {
     /// A PNG picture of the board with coordinates, about 400 pixels wide; on 10x10 each
     /// dark square carries its number in its top-left corner.
     ///
-    /// Every square is one of six pictures (light, dark, or dark under one of the four
+    /// Every square is one of ten pictures (light or dark, empty or under one of the four
     /// pieces), drawn once for each square size and copied in (issue 14: drawing each
     /// piece's discs anew took a sixth of the picture's time); the numbers, the frame and the
     /// coordinates are drawn over them.
@@ -254,10 +254,8 @@ const _: () = assert!(PALETTE.len() <= 16 && ink::LABEL as usize == PALETTE.len(
 /// the four pieces (a piece stands on a dark square in every game; a [`Board`] may still
 /// put one on a light square, which is drawn as it always was).
 struct Tiles {
-    light: Canvas,
-    dark: Canvas,
-    /// Under a piece, by [`Tiles::piece`], on a light square and on a dark one.
-    pieces: [[Canvas; 4]; 2],
+    /// Light squares, then dark ones; each empty, then under each piece of [`Tiles::KINDS`].
+    squares: [[Canvas; 5]; 2],
 }
 
 impl Tiles {
@@ -274,47 +272,57 @@ impl Tiles {
         kept.get_or_init(|| Tiles::draw(cell))
     }
 
+    /// What stands on a square, in the order of [`Tiles::squares`].
+    const KINDS: [Option<Man>; 5] = [
+        None,
+        Some(Man {
+            is_white: true,
+            is_king: false,
+        }),
+        Some(Man {
+            is_white: true,
+            is_king: true,
+        }),
+        Some(Man {
+            is_white: false,
+            is_king: false,
+        }),
+        Some(Man {
+            is_white: false,
+            is_king: true,
+        }),
+    ];
+
     fn draw(cell: usize) -> Tiles {
-        let piece = |bg, is_white, is_king| {
+        let square = |bg, man: Option<Man>| {
             let mut t = Canvas::new(cell, cell, bg);
-            let c = cell as f32 / 2.0;
-            let r = cell as f32 * 0.38;
-            let (fill, rim) = if is_white {
-                (ink::WHITE_FILL, ink::WHITE_RIM)
-            } else {
-                (ink::BLACK_FILL, ink::BLACK_RIM)
-            };
-            t.disc(c, c, r, rim);
-            t.disc(c, c, r - 2.0, fill);
-            if is_king {
-                t.disc(c, c, r * 0.45, ink::CROWN);
+            if let Some(man) = man {
+                let c = cell as f32 / 2.0;
+                let r = cell as f32 * 0.38;
+                let (fill, rim) = if man.is_white {
+                    (ink::WHITE_FILL, ink::WHITE_RIM)
+                } else {
+                    (ink::BLACK_FILL, ink::BLACK_RIM)
+                };
+                t.disc(c, c, r, rim);
+                t.disc(c, c, r - 2.0, fill);
+                if man.is_king {
+                    t.disc(c, c, r * 0.45, ink::CROWN);
+                }
             }
             t
         };
         Tiles {
-            light: Canvas::new(cell, cell, ink::LIGHT),
-            dark: Canvas::new(cell, cell, ink::DARK),
-            pieces: [ink::LIGHT, ink::DARK].map(|bg| {
-                [
-                    piece(bg, true, false),
-                    piece(bg, true, true),
-                    piece(bg, false, false),
-                    piece(bg, false, true),
-                ]
-            }),
+            squares: [ink::LIGHT, ink::DARK].map(|bg| Self::KINDS.map(|man| square(bg, man))),
         }
     }
 
     fn of_square(&self, dark: bool, man: Option<Man>) -> &Canvas {
-        match man {
-            Some(man) => &self.pieces[usize::from(dark)][Self::piece(man)],
-            None if dark => &self.dark,
-            None => &self.light,
-        }
-    }
-
-    fn piece(man: Man) -> usize {
-        usize::from(!man.is_white) * 2 + usize::from(man.is_king)
+        let kind = Self::KINDS
+            .iter()
+            .position(|k| *k == man)
+            .expect("every kind is drawn");
+        &self.squares[usize::from(dark)][kind]
     }
 }
 

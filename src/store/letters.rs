@@ -229,6 +229,12 @@ pub fn retry_delay(failures: u32) -> TimeDelta {
     TimeDelta::minutes((1_i64 << doublings).min(CAP_MINUTES))
 }
 
+/// The letters due to be sent by `?1`, oldest first, at most `?2`: the rest of a `SELECT`.
+/// The pending index, not a walk of every letter ever sent in id order (the planner's choice
+/// for ORDER BY id without it).
+const DUE_OUTGOING: &str = "FROM letters_out INDEXED BY letters_out_pending \
+     WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 ORDER BY id LIMIT ?2";
+
 const LETTER_IN_COLUMNS: &str = "id, transport_id, message_id, sender, subject, received, raw, \
      outcome, reason, game, processed_at, auth, raw_zlib";
 
@@ -487,13 +493,7 @@ impl Tx<'_> {
     pub fn due_outgoing(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LetterOut>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.collect(
-            &format!(
-                // The pending index, not a walk of every letter ever sent in id order
-                // (the planner's choice for ORDER BY id without it).
-                "SELECT {LETTER_OUT_COLUMNS} FROM letters_out INDEXED BY letters_out_pending \
-                 WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
-                 ORDER BY id LIMIT ?2"
-            ),
+            &format!("SELECT {LETTER_OUT_COLUMNS} {DUE_OUTGOING}"),
             params![Moment(now), limit],
             letter_out_row,
             || format!("list the letters due by {now}"),
@@ -508,9 +508,7 @@ impl Tx<'_> {
     pub fn due_outgoing_ids(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LetterOutId>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.collect(
-            "SELECT id FROM letters_out INDEXED BY letters_out_pending \
-             WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_attempt <= ?1 \
-             ORDER BY id LIMIT ?2",
+            &format!("SELECT id {DUE_OUTGOING}"),
             params![Moment(now), limit],
             |row| row.get(0),
             || format!("list the ids of the letters due by {now}"),
